@@ -1,0 +1,109 @@
+import { Context } from '@temporalio/activity';
+import type { TWebhookEnvelope } from '../domain/api-schemas.js';
+import { newId } from '../domain/ids.js';
+import { Project, Verification, WebhookDelivery } from '../db/entities/index.js';
+import { decryptString } from '../platform/crypto.js';
+import { assertPublicHost } from '../platform/url-guard.js';
+import { computeSignature } from '../sdk/webhook-verify.js';
+import type { ActivityDeps } from './deps.js';
+
+/** Spec (Events → Delivery): at most 3 attempts, short backoff, about 7 s end to end. */
+export const WEBHOOK_ATTEMPTS = 3;
+export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 1800;
+export const WEBHOOK_BACKOFF_MS = [500, 1000];
+
+export type WebhookEvent = 'verification.completed' | 'verification.failed';
+
+export function createWebhookActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * Delivers one event. Never throws for a failing receiver: after the last attempt the failure
+     * is logged and the Case moves on. Every attempt is recorded (PII-free).
+     */
+    async deliverWebhook(caseId: string, event: WebhookEvent): Promise<{ delivered: boolean; attempts: number }> {
+      const em = deps.orm.em.fork();
+      const v = await em.findOne(Verification, { id: caseId });
+      if (!v || v.status === 'erased') return { delivered: false, attempts: 0 };
+      const project = await em.findOne(Project, { id: v.projectId });
+      if (!project?.webhookUrl || !project.webhookSecretEnc) return { delivered: false, attempts: 0 };
+
+      const envelope: TWebhookEnvelope = {
+        event,
+        id: v.id,
+        type: 'kyc',
+        status: v.status as TWebhookEnvelope['status'],
+        assessment: (v.assessment ?? 'assessment_incomplete') as TWebhookEnvelope['assessment'],
+        advisory: true,
+        confidence: v.confidence === null ? 0 : Number(v.confidence),
+        summary_reasons: v.summaryReasons ?? [],
+        evidence_available: v.result !== null,
+        ...(project.webhookIncludeResult && v.result ? { result: v.result } : {}),
+      };
+      const body = JSON.stringify(envelope);
+      const secret = decryptString(deps.config.secretsKey, project.webhookSecretEnc);
+      const url = new URL(project.webhookUrl);
+      const strict = deps.config.mode === 'production' || !project.sandbox;
+      const info = safeActivityInfo();
+      const deliveryKey = info ? `${info.workflowExecution?.runId}:${info.activityId}:${info.attempt}` : newId('delivery');
+
+      for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS; attempt++) {
+        const started = Date.now();
+        let statusCode: number | null = null;
+        let error: string | null = null;
+        try {
+          if (strict) await assertPublicHost(url.hostname);
+          const ts = Math.floor(Date.now() / 1000);
+          const res = await fetch(url, {
+            method: 'POST',
+            body,
+            redirect: 'manual', // a redirect is not a delivery, and following it could reach internal hosts
+            signal: AbortSignal.timeout(WEBHOOK_ATTEMPT_TIMEOUT_MS),
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'identity-verification-service/1.0 (+webhooks)',
+              'x-service-event': event,
+              'x-service-timestamp': String(ts),
+              'x-service-signature': computeSignature(secret, ts, body),
+            },
+          });
+          statusCode = res.status;
+          await res.body?.cancel().catch(() => {});
+        } catch (err) {
+          error = (err as Error).name === 'TimeoutError' ? 'timeout' : ((err as Error).message.includes('private') ? 'private_address_refused' : 'connection_error');
+        }
+        const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+        await recordAttempt(deps, { caseId, projectId: project.id, event, deliveryKey, attempt, urlOrigin: url.origin, statusCode, error, durationMs: Date.now() - started });
+        if (ok) return { delivered: true, attempts: attempt };
+        if (attempt < WEBHOOK_ATTEMPTS) await new Promise((r) => setTimeout(r, WEBHOOK_BACKOFF_MS[attempt - 1]));
+      }
+      deps.log.warn({ caseId, event, attempts: WEBHOOK_ATTEMPTS, origin: url.origin }, 'webhook delivery failed after all attempts; the integrator can poll');
+      return { delivered: false, attempts: WEBHOOK_ATTEMPTS };
+    },
+  };
+}
+
+function safeActivityInfo() {
+  try {
+    return Context.current().info;
+  } catch {
+    return null;
+  }
+}
+
+async function recordAttempt(deps: ActivityDeps, a: { caseId: string; projectId: string; event: string; deliveryKey: string; attempt: number; urlOrigin: string; statusCode: number | null; error: string | null; durationMs: number }): Promise<void> {
+  const em = deps.orm.em.fork();
+  em.create(WebhookDelivery, {
+    id: newId('delivery'),
+    verificationId: a.caseId,
+    projectId: a.projectId,
+    event: a.event,
+    deliveryKey: a.deliveryKey.slice(0, 120),
+    attempt: a.attempt,
+    urlOrigin: a.urlOrigin.slice(0, 300),
+    statusCode: a.statusCode,
+    error: a.error,
+    durationMs: a.durationMs,
+    createdAt: new Date(),
+  });
+  await em.flush();
+}

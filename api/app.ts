@@ -1,0 +1,85 @@
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../platform/config.js';
+import type { BlobStore } from '../platform/blob-store.js';
+import { scrubUrl } from '../platform/logger.js';
+import type { ServiceDeps } from '../services/deps.js';
+import { registerProblemHandlers } from './plugins/problem.js';
+import { accountRoutes } from './routes/account.js';
+import { captureRoutes } from './routes/capture.js';
+import { metaRoutes } from './routes/meta.js';
+import { projectRoutes } from './routes/projects.js';
+import { verificationRoutes } from './routes/verifications.js';
+
+export interface AppDeps {
+  config: AppConfig;
+  orm: MikroORM;
+  temporal: Client;
+  blobs: BlobStore;
+  log: Logger;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    em: EntityManager;
+    deps: ServiceDeps;
+  }
+}
+
+/** Builds the HTTP app without listening (api/server.ts listens; tests inject or listen on port 0). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    // pino's Logger is a superset of FastifyBaseLogger; the cast keeps the default generic instance type.
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    // Capture tokens live in the path: never log raw URLs.
+    disableRequestLogging: true,
+    bodyLimit: 256 * 1024,
+    trustProxy: deps.config.mode === 'production',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerProblemHandlers(app);
+
+  app.decorateRequest('em', null as unknown as EntityManager);
+  app.decorateRequest('deps', null as unknown as ServiceDeps);
+  app.addHook('onRequest', async (req) => {
+    // A fresh identity map per request: no entity leaks between requests.
+    req.em = deps.orm.em.fork() as EntityManager;
+    req.deps = { em: req.em, config: deps.config, temporal: deps.temporal, blobs: deps.blobs, log: deps.log };
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, url: scrubUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: deps.config.uploads.maxBytes, files: 1, fields: 4, fieldSize: 4096, parts: 6 },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Identity Verification Service API',
+        version: '1.0.0',
+        description: 'Advisory KYC identity-signal assessments. Machine routes take a project API key in `X-API-Key`. Errors are `application/problem+json` with a `code` and, for validation, `errors[]` naming each field.',
+      },
+      servers: [{ url: deps.config.publicBaseUrl }],
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+
+  await app.register(metaRoutes);
+  await app.register(accountRoutes);
+  await app.register(projectRoutes);
+  await app.register(verificationRoutes);
+  await app.register(captureRoutes);
+  return app;
+}

@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, ERROR_STATUS, type ErrorCode, type FieldError } from '../../domain/errors.js';
+
+const TITLES: Partial<Record<number, string>> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
+  410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+export function problemBody(status: number, code: string, detail: string, errors?: FieldError[]) {
+  return {
+    type: `https://docs.ivs.dev/errors/${code}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...(errors && errors.length ? { errors } : {}),
+  };
+}
+
+export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[]): FastifyReply {
+  const status = ERROR_STATUS[code];
+  return reply.code(status).type('application/problem+json').send(problemBody(status, code, detail, errors));
+}
+
+function zodField(path: string): string {
+  // fastify-type-provider-zod reports instancePath like "/accepted_documents/0/country"
+  return path.replace(/^\//, '').replace(/\//g, '.') || '(body)';
+}
+
+/** One error handler: every error is application/problem+json with a code; 5xx details are never echoed. */
+export function registerProblemHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof AppError) return sendProblem(reply, err.code, err.message, err.errors);
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors: FieldError[] = err.validation.map((v) => {
+        const missing = v.params?.issue && (v.params.issue as { code?: string }).code;
+        const base = zodField(v.instancePath);
+        const keys = (v.params?.issue as { keys?: string[] } | undefined)?.keys;
+        return {
+          field: keys?.length ? `${base === '(body)' ? '' : `${base}.`}${keys.join(',')}` : base,
+          code: String(missing ?? v.keyword),
+          message: v.message ?? 'invalid',
+        };
+      });
+      const where = err.validationContext ?? 'body';
+      return sendProblem(reply, 'validation_failed', `The request ${where} is invalid: ${errors.map((e) => `${e.field} (${e.message})`).join('; ')}`, errors);
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (err.statusCode === 400 && /JSON/i.test(err.message) && err.code?.startsWith('FST_ERR_CTP'))) {
+      return sendProblem(reply, 'malformed_json', 'The request body is not valid JSON.', [{ field: '(body)', code: 'malformed_json', message: 'invalid JSON' }]);
+    }
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return sendProblem(reply, 'malformed_json', 'The request body is empty but declared as JSON.', [{ field: '(body)', code: 'empty_body', message: 'empty JSON body' }]);
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendProblem(reply, 'unsupported_media_type', 'Send application/json (or multipart/form-data for uploads).');
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
+      return sendProblem(reply, 'payload_too_large', 'The request body or file is larger than allowed.', [{ field: 'file', code: 'payload_too_large', message: 'too large' }]);
+    }
+    if (err.code === 'FST_FILES_LIMIT' || err.code === 'FST_PARTS_LIMIT') {
+      return sendProblem(reply, 'too_many_uploads', 'Send one file per upload request.', [{ field: 'file', code: 'too_many_files', message: 'one file per request' }]);
+    }
+    if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      return sendProblem(reply, 'unsupported_media_type', 'Uploads must be multipart/form-data.');
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ route: req.routeOptions.url, issues: err.cause.issues.length }, 'response did not match its schema');
+      return sendProblem(reply, 'internal_error', 'Internal error.');
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.code(err.statusCode).type('application/problem+json').send(problemBody(err.statusCode, 'bad_request', err.message));
+    }
+    req.log.error({ err: { name: err.name, code: err.code, stack: err.stack } }, 'unhandled error');
+    return sendProblem(reply, 'internal_error', 'Internal error.');
+  });
+  app.setNotFoundHandler((req, reply) => sendProblem(reply, 'not_found', `No route ${req.method} ${req.url.split('?')[0]!.replace(/\/(o|l)\/[^/]+/, '/$1/…')}.`));
+}

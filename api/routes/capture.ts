@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZCaptureSession, ZProblem, ZSubmitBody, ZSubmitResponse, ZTokenParams, ZUploadKind, ZUploadResponse, type TUploadKind } from '../../domain/api-schemas.js';
+import { AppError } from '../../domain/errors.js';
+import { REPO_ROOT } from '../../engine/assets.js';
+import { Upload, type IVerification } from '../../db/entities/index.js';
+import { errorPage, capturePage } from '../../hosted/pages.js';
+import { pickLocale } from '../../hosted/i18n.js';
+import { mintCaptureSession, onboardingUrl } from '../../services/case-links.js';
+import { projectBranding, resolveLinkCode, resolveSession, storeUpload, submitCapture } from '../../services/capture.js';
+
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'self'; img-src 'self' data: https: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; media-src 'self' blob: mediastream:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+};
+
+const STATIC: Record<string, string> = { 'capture.js': 'text/javascript', 'capture.css': 'text/css' };
+
+async function sessionOrThrow(req: FastifyRequest, token: string): Promise<{ verification: IVerification; expiresAt: Date }> {
+  const s = await resolveSession(req.em, token);
+  if (s.ok) return s;
+  if (s.code === 'unauthorized') throw new AppError('unauthorized', 'This capture link is not valid.');
+  throw new AppError(s.code === 'verification_erased' ? 'verification_erased' : 'session_expired', 'This capture session has expired; open your verification link again.');
+}
+
+/** The hosted page and the capture API under /o/{token}; the token is the only credential. */
+export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/hosted/:file', { schema: { hide: true, params: z.object({ file: z.string() }) } }, async (req, reply) => {
+    const type = STATIC[req.params.file];
+    if (!type) throw new AppError('not_found', 'No such asset.');
+    const body = await readFile(path.join(REPO_ROOT, 'hosted', req.params.file));
+    return reply.type(type).header('cache-control', 'public, max-age=300').send(body);
+  });
+
+  const sendPage = (reply: FastifyReply, status: number, body: string) => reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+
+  app.get('/o/:token', { schema: { hide: true, params: ZTokenParams } }, async (req, reply) => {
+    const locale = pickLocale(null, req.headers['accept-language']);
+    const s = await resolveSession(req.em, req.params.token);
+    if (!s.ok) return sendPage(reply, s.code === 'unauthorized' ? 401 : 410, errorPage(locale, {}, s.code === 'unauthorized' ? 'invalid' : s.code === 'verification_erased' ? 'erased' : 'expired'));
+    const v = s.verification;
+    const branding = await projectBranding(req.em, v.projectId);
+    return sendPage(reply, 200, capturePage(pickLocale(v.locale, req.headers['accept-language']), branding, v.acceptedDocuments, v.status));
+  });
+
+  // The short link lives as long as the Case's link; every open mints a fresh short-lived session.
+  app.get('/l/:code', { schema: { hide: true, params: z.object({ code: z.string().min(8).max(64) }) } }, async (req, reply) => {
+    const locale = pickLocale(null, req.headers['accept-language']);
+    const r = await resolveLinkCode(req.em, req.params.code);
+    if (!r.ok) return sendPage(reply, r.code === 'unauthorized' ? 401 : 410, errorPage(locale, {}, r.code === 'unauthorized' ? 'invalid' : r.code === 'verification_erased' ? 'erased' : 'expired'));
+    const session = await mintCaptureSession(req.em, r.verification.id, req.deps.config.sessionTokenTtlSeconds, r.verification.linkExpiresAt);
+    return reply.code(302).headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(onboardingUrl(req.deps.config.publicBaseUrl, session.token));
+  });
+
+  app.get('/o/:token/session', {
+    schema: { tags: ['capture'], summary: 'The capture session: accepted documents, steps, branding, expiry', params: ZTokenParams, response: { 200: ZCaptureSession, 401: ZProblem, 410: ZProblem } },
+  }, async (req, reply) => {
+    const { verification: v, expiresAt } = await sessionOrThrow(req, req.params.token);
+    const uploads = await req.em.find(Upload, { verificationId: v.id }, { orderBy: { createdAt: 'asc' } });
+    reply.headers({ 'cache-control': 'no-store' });
+    return {
+      case_id: v.id,
+      status: v.status as z.infer<typeof ZCaptureSession>['status'],
+      accepted_documents: v.acceptedDocuments,
+      steps: ['document_front', 'document_back', 'selfie'],
+      challenge: null,
+      branding: await projectBranding(req.em, v.projectId),
+      locale: pickLocale(v.locale, req.headers['accept-language']),
+      expires_at: expiresAt.toISOString(),
+      uploads: uploads.map((u) => ({ upload_id: u.id, kind: u.kind as TUploadKind })),
+    };
+  });
+
+  app.post('/o/:token/uploads', {
+    schema: {
+      tags: ['capture'], summary: 'Upload one capture (multipart: `kind`, optional `meta` JSON, then `file`)', consumes: ['multipart/form-data'], params: ZTokenParams,
+      response: { 201: ZUploadResponse, 400: ZProblem, 401: ZProblem, 409: ZProblem, 410: ZProblem, 413: ZProblem, 415: ZProblem, 422: ZProblem },
+    },
+  }, async (req, reply) => {
+    const { verification: v } = await sessionOrThrow(req, req.params.token);
+    if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Uploads must be multipart/form-data.');
+    let kind: TUploadKind | undefined;
+    let meta: Record<string, unknown> | null = null;
+    let file: Buffer | undefined;
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (file) throw new AppError('too_many_uploads', 'Send one file per upload request.', [{ field: 'file', code: 'too_many_files', message: 'one file per request' }]);
+        file = await part.toBuffer();
+      } else if (part.fieldname === 'kind') {
+        const k = ZUploadKind.safeParse(part.value);
+        if (!k.success) throw new AppError('validation_failed', `Unknown upload kind; expected one of ${ZUploadKind.options.join(', ')}.`, [{ field: 'kind', code: 'invalid_enum_value', message: 'unknown kind' }]);
+        kind = k.data;
+      } else if (part.fieldname === 'meta') {
+        try {
+          const parsed = JSON.parse(String(part.value));
+          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+          meta = parsed;
+        } catch {
+          throw new AppError('validation_failed', 'meta must be a JSON object.', [{ field: 'meta', code: 'invalid_json', message: 'not a JSON object' }]);
+        }
+      }
+    }
+    if (!kind) throw new AppError('validation_failed', 'The upload needs a kind field.', [{ field: 'kind', code: 'required', message: 'missing' }]);
+    if (!file || file.length === 0) throw new AppError('validation_failed', 'The upload needs a file.', [{ field: 'file', code: 'required', message: 'missing' }]);
+    const stored = await storeUpload(req.deps, v.id, kind, file, meta);
+    return reply.code(201).send(stored);
+  });
+
+  app.post('/o/:token/submit', {
+    schema: { tags: ['capture'], summary: 'Submit the capture for assessment', params: ZTokenParams, body: ZSubmitBody, response: { 202: ZSubmitResponse, 400: ZProblem, 401: ZProblem, 409: ZProblem, 410: ZProblem, 422: ZProblem, 503: ZProblem } },
+  }, async (req, reply) => {
+    const { verification: v } = await sessionOrThrow(req, req.params.token);
+    await submitCapture(req.deps, v.id, req.body.document);
+    return reply.code(202).send({ status: 'pending' as const });
+  });
+}

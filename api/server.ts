@@ -1,0 +1,27 @@
+import { createOrm } from '../db/orm.js';
+import { createLocalBlobStore } from '../platform/blob-store.js';
+import { loadConfig } from '../platform/config.js';
+import { createLogger } from '../platform/logger.js';
+import { createTemporalClient } from '../platform/temporal-client.js';
+import { buildApp } from './app.js';
+
+/** The API process: listens, and closes everything on SIGINT/SIGTERM. */
+const config = loadConfig();
+const log = createLogger(config.logLevel, 'api');
+if (!config.databaseUrl) throw new Error('DATABASE_URL is required for the api');
+const orm = await createOrm(config.databaseUrl);
+const temporal = await createTemporalClient(config.temporal.address, config.temporal.namespace);
+const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log });
+app.addHook('onClose', async () => {
+  await temporal.close();
+  await orm.close();
+});
+await app.listen({ port: config.port, host: config.host });
+log.info({ port: config.port }, 'api listening');
+process.send?.({ ready: true });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}

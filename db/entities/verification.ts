@@ -1,0 +1,49 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+
+/**
+ * A Case: one verification run. Columns marked PII are erased by `DELETE /v1/verifications/{id}`;
+ * the rest is the PII-free tombstone that remains.
+ */
+export const Verification = defineEntity({
+  name: 'Verification',
+  tableName: 'verifications',
+  indexes: [{ properties: ['projectId', 'createdAt', 'id'] }],
+  properties: {
+    id: p.string().length(40).primary(),
+    projectId: p.string().length(40),
+    type: p.string().length(8),
+    status: p.string().length(16).index(),
+    acceptedDocuments: p.json<{ country: string; types: string[] }[]>(),
+    /** PII: applicant data given at creation. */
+    applicant: p.json<Record<string, unknown>>().nullable(),
+    /** PII: the integrator's reference record for record match (intake). */
+    claimed: p.json<Record<string, unknown>>().nullable(),
+    /** PII (may identify the person in the integrator's system). */
+    reference: p.string().length(200).nullable(),
+    locale: p.string().length(8).nullable(),
+    engineProfile: p.string().length(40),
+    policyRevision: p.string().length(40),
+    flowId: p.string().length(40).nullable(),
+    flowVersionRef: p.integer().nullable(),
+    workflowId: p.string().length(64),
+    linkCodeHash: p.string().length(64).unique(),
+    linkExpiresAt: p.datetime(),
+    /** Declared at submit: `{ country, type }` (not PII). */
+    declaredDocument: p.json<{ country: string; type: string }>().nullable(),
+    submittedAt: p.datetime().nullable(),
+    processingStartedAt: p.datetime().nullable(),
+    assessment: p.string().length(32).nullable(),
+    confidence: p.double().nullable(),
+    summaryReasons: p.json<string[]>().nullable(),
+    /** PII: the full result with per-check evidence. */
+    result: p.json<Record<string, unknown>>().nullable(),
+    failureCode: p.string().length(64).nullable(),
+    completedAt: p.datetime().nullable(),
+    erasedAt: p.datetime().nullable(),
+    erasureReceipt: p.json<Record<string, unknown>>().nullable(),
+    review: p.json<Record<string, unknown>>().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type IVerification = InferEntity<typeof Verification>;

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { ZAcceptedDocument, ZDocumentType } from './documents.js';
+import { ASSESSMENTS } from './policy.js';
+
+/** Request and response shapes of the machine API (DESIGN.md "Machine contract details"). */
+
+export const VERIFICATION_STATUSES = ['collecting', 'pending', 'processing', 'completed', 'failed', 'erased'] as const;
+export const ZVerificationStatus = z.enum(VERIFICATION_STATUSES);
+export const ZAssessment = z.enum(ASSESSMENTS);
+export const LOCALES = ['en', 'es', 'pt'] as const;
+
+export const ZProblem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem' });
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+
+export const ZApplicant = z
+  .object({
+    given_names: z.string().trim().min(1).max(200).optional(),
+    surnames: z.string().trim().min(1).max(200).optional(),
+    date_of_birth: isoDate.optional(),
+    document_number: z.string().trim().min(1).max(40).optional(),
+  })
+  .strict()
+  .meta({ id: 'Applicant', description: 'Applicant data the integrator already holds (PII; erased with the verification).' });
+export type TApplicant = z.infer<typeof ZApplicant>;
+
+export const ZCreateVerificationBody = z
+  .object({
+    type: z.string().default('kyc').describe('`kyc`; `kyb` is not in this release'),
+    accepted_documents: z.array(ZAcceptedDocument).min(1).max(20),
+    applicant: ZApplicant.optional(),
+    reference: z.string().trim().min(1).max(200).optional().describe('Your own identifier for this applicant'),
+    locale: z.enum(LOCALES).optional(),
+    link_expires_in: z.number().int().min(5).max(30 * 86_400).optional().describe('Seconds until the capture link expires (default 7 days)'),
+  })
+  .strict()
+  .meta({ id: 'CreateVerification' });
+export type TCreateVerificationBody = z.infer<typeof ZCreateVerificationBody>;
+
+export const ZCreatedVerification = z
+  .object({
+    id: z.string(),
+    type: z.literal('kyc'),
+    status: ZVerificationStatus,
+    onboarding_url: z.string().url(),
+    short_url: z.string().url(),
+    expires_at: z.string(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'CreatedVerification' });
+
+export const ZVerification = z
+  .object({
+    id: z.string(),
+    type: z.literal('kyc'),
+    status: ZVerificationStatus,
+    assessment: ZAssessment.optional(),
+    advisory: z.literal(true),
+    confidence: z.number().optional(),
+    summary_reasons: z.array(z.string()).optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    engine_profile: z.string(),
+    policy_revision: z.string(),
+    flow_id: z.string().optional(),
+    flow_version_ref: z.number().int().optional(),
+    reference: z.string().optional(),
+    review: z.record(z.string(), z.unknown()).optional(),
+    expires_at: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Verification' });
+
+export const ZListVerificationsQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(200).optional(),
+    status: ZVerificationStatus.optional(),
+    assessment: ZAssessment.optional(),
+    created_after: z.string().datetime({ offset: true }).optional(),
+    created_before: z.string().datetime({ offset: true }).optional(),
+  })
+  .strict();
+
+export const ZVerificationList = z
+  .object({ data: z.array(ZVerification), next_cursor: z.string().nullable() })
+  .meta({ id: 'VerificationList' });
+
+export const ZErasureReceipt = z
+  .object({
+    id: z.string(),
+    status: z.literal('erased'),
+    erased_at: z.string(),
+    erased: z.object({ fields: z.array(z.string()), files: z.number().int() }),
+  })
+  .meta({ id: 'ErasureReceipt', description: 'PII-safe: names and counts only, never values.' });
+
+export const ZIdParams = z.object({ id: z.string().min(1).max(64) });
+export const ZProjectParams = z.object({ project_id: z.string().min(1).max(64) });
+export const ZProjectKeyParams = z.object({ project_id: z.string().min(1).max(64), key_id: z.string().min(1).max(64) });
+
+export const ZSignupBody = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict().meta({ id: 'Signup' });
+export const ZSignupResponse = z
+  .object({ project_id: z.string(), name: z.string(), sandbox: z.literal(true), api_key: z.string() })
+  .meta({ id: 'SignupResult' });
+export const ZMe = z
+  .object({ project_id: z.string(), name: z.string(), sandbox: z.boolean(), webhook_url: z.string().nullable() })
+  .meta({ id: 'Me' });
+export const ZRotateResponse = z.object({ api_key: z.string() }).meta({ id: 'RotatedKey' });
+
+export const ZApiKeyView = z
+  .object({ id: z.string(), name: z.string(), prefix: z.string(), created_at: z.string(), revoked_at: z.string().nullable(), last_used_at: z.string().nullable() })
+  .meta({ id: 'ApiKey' });
+export const ZCreateKeyBody = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+export const ZCreatedKey = ZApiKeyView.extend({ api_key: z.string() }).meta({ id: 'CreatedApiKey' });
+
+const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'expected #RRGGBB');
+export const ZBranding = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    logo_url: z.string().url().max(2000).refine((u) => /^https:\/\//.test(u) || /^data:image\/(png|jpeg|webp);base64,/.test(u), 'logo must be https or a data:image URL').optional(),
+    primary_colour: hexColour.optional(),
+    background_colour: hexColour.optional(),
+    text_colour: hexColour.optional(),
+  })
+  .strict()
+  .meta({ id: 'Branding' });
+export type TBranding = z.infer<typeof ZBranding>;
+
+export const ZWebhookPutBody = z
+  .object({ url: z.string().url().max(2000), regenerate: z.boolean().optional(), include_result: z.boolean().optional() })
+  .strict()
+  .meta({ id: 'WebhookConfigUpdate' });
+export const ZWebhookView = z
+  .object({ url: z.string().nullable(), include_result: z.boolean(), secret_set: z.boolean() })
+  .meta({ id: 'WebhookConfig' });
+export const ZWebhookPutResponse = z
+  .object({ url: z.string(), include_result: z.boolean(), secret: z.string().optional() })
+  .meta({ id: 'WebhookConfigUpdated' });
+export const ZLegacyWebhookBody = z.object({ url: z.string().url().max(2000).nullable() }).strict().meta({ id: 'LegacyWebhook' });
+export const ZLegacyWebhookResponse = z
+  .object({ url: z.string().nullable(), include_result: z.boolean(), secret: z.string().optional() })
+  .meta({ id: 'LegacyWebhookResult' });
+
+/** Webhook body (spec: Events). `result` only when the project opted in. */
+export const ZWebhookEnvelope = z
+  .object({
+    event: z.enum(['verification.completed', 'verification.failed', 'verification.reviewed']),
+    id: z.string(),
+    type: z.literal('kyc'),
+    status: ZVerificationStatus,
+    assessment: ZAssessment,
+    advisory: z.literal(true),
+    confidence: z.number(),
+    summary_reasons: z.array(z.string()),
+    evidence_available: z.boolean(),
+    result: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'WebhookEvent' });
+export type TWebhookEnvelope = z.infer<typeof ZWebhookEnvelope>;
+
+// ---- capture API (/o/{token}) ----
+export const UPLOAD_KINDS = ['document_front', 'document_back', 'selfie', 'liveness_frame'] as const;
+export const ZUploadKind = z.enum(UPLOAD_KINDS);
+export type TUploadKind = z.infer<typeof ZUploadKind>;
+
+export const ZTokenParams = z.object({ token: z.string().min(16).max(128) });
+export const ZCaptureSession = z
+  .object({
+    case_id: z.string(),
+    status: ZVerificationStatus,
+    accepted_documents: z.array(z.object({ country: z.string(), types: z.array(z.string()) })),
+    steps: z.array(z.string()),
+    challenge: z.record(z.string(), z.unknown()).nullable(),
+    branding: z.record(z.string(), z.unknown()),
+    locale: z.string(),
+    expires_at: z.string(),
+    uploads: z.array(z.object({ upload_id: z.string(), kind: ZUploadKind })),
+  })
+  .meta({ id: 'CaptureSession' });
+export const ZUploadResponse = z.object({ upload_id: z.string(), kind: ZUploadKind, sha256: z.string() }).meta({ id: 'Upload' });
+export const ZSubmitBody = z
+  .object({ document: z.object({ country: z.string().min(2).max(3), type: ZDocumentType }).strict() })
+  .strict()
+  .meta({ id: 'CaptureSubmit' });
+export const ZSubmitResponse = z.object({ status: z.literal('pending') });

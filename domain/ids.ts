@@ -1,0 +1,38 @@
+/**
+ * Identifiers are a type prefix and a ULID (Crockford base32, 48-bit millisecond time + 80 random
+ * bits): readable in logs, sortable by creation time, opaque to integrators.
+ * Workflow-safe: uses only `Math.random`-free crypto when given bytes; callers outside workflows
+ * pass `crypto.getRandomValues`.
+ */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export const ID_PREFIXES = {
+  project: 'prj',
+  apiKey: 'key',
+  verification: 'ver',
+  upload: 'upl',
+  session: 'ses',
+  delivery: 'whd',
+  check: 'chk',
+} as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+export function ulid(nowMs: number, random: Uint8Array): string {
+  let time = '';
+  let t = nowMs;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let rand = '';
+  for (let i = 0; i < 16; i++) rand += ALPHABET[random[i]! % 32];
+  return time + rand;
+}
+
+export function newId(kind: IdKind, nowMs = Date.now(), random: Uint8Array = globalThis.crypto.getRandomValues(new Uint8Array(16))): string {
+  return `${ID_PREFIXES[kind]}_${ulid(nowMs, random)}`;
+}
+
+export function isId(kind: IdKind, value: string): boolean {
+  return new RegExp(`^${ID_PREFIXES[kind]}_[0-9A-HJKMNP-TV-Z]{26}$`).test(value);
+}

@@ -1,0 +1,105 @@
+import type { TCheckName, TCheckSummary } from './checks.js';
+
+export const ASSESSMENTS = ['no_material_concerns', 'manual_review_recommended', 'material_inconsistency', 'assessment_incomplete'] as const;
+export type TAssessment = (typeof ASSESSMENTS)[number];
+
+export interface Decision {
+  assessment: TAssessment;
+  confidence: number;
+  summary_reasons: string[];
+}
+
+/** Scores are confidences for these checks, and risks (higher = worse) for the others. */
+const RISK_SCORED: ReadonlySet<TCheckName> = new Set(['authenticity']);
+
+interface PolicyRevision {
+  id: string;
+  description: string;
+  /** Checks whose absence or unavailability makes the assessment incomplete. */
+  required: readonly TCheckName[];
+  /** Checks that are evidence only and never change the assessment (spec: record match). */
+  advisoryOnly: readonly TCheckName[];
+  /** Reasons that floor the outcome at manual review even when every check passed. */
+  floorAtReview: readonly string[];
+}
+
+/**
+ * Released decision-policy revisions. Immutable: a change is a new id, and every Case keeps the
+ * id it was created with, so re-running a Case with its stamps gives the same assessment.
+ *
+ * dp-2026.11-1, in order:
+ *  1. capture expired → assessment_incomplete (`capture_expired`).
+ *  2. a required check missing or `unavailable` → assessment_incomplete, with `<check>_unavailable`
+ *     and any concern the other checks found, so nothing pretends to pass and nothing is hidden.
+ *  3. any `failed` check (strong evidence: expired document, check-digit or visual/MRZ
+ *     mismatch, strong tampering or recapture, liveness or face mismatch) → material_inconsistency.
+ *  4. any `review` check (weak evidence, e.g. weak metadata signals) or a floor reason such as
+ *     `uncalibrated_document_scope` → manual_review_recommended.
+ *  5. otherwise no_material_concerns.
+ *  Record match is evidence only and never changes the assessment.
+ */
+export const POLICY_REVISIONS: Readonly<Record<string, PolicyRevision>> = {
+  'dp-2026.11-1': {
+    id: 'dp-2026.11-1',
+    description: 'Unavailable required check → incomplete; failed → material; review or uncalibrated scope → manual review.',
+    required: ['document_ocr', 'template_match', 'authenticity', 'liveness', 'face_match'],
+    advisoryOnly: ['record_match'],
+    floorAtReview: ['uncalibrated_document_scope'],
+  },
+};
+
+export const CURRENT_POLICY_REVISION = 'dp-2026.11-1';
+
+function support(s: TCheckSummary): number | null {
+  if (s.score === null) return null;
+  return RISK_SCORED.has(s.check) ? 1 - s.score : s.score;
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+function uniq(xs: string[]): string[] {
+  return [...new Set(xs)];
+}
+
+/**
+ * Pure and deterministic: the same revision and summaries always give the same decision.
+ * Confidence is how strongly the evidence supports the assessment: for a clean result the
+ * weakest support among the checks; for a material inconsistency the strongest failing evidence;
+ * for manual review the midpoint of the weakest support; 0 when incomplete.
+ */
+export function decide(revisionId: string, summaries: TCheckSummary[], opts: { captureExpired?: boolean } = {}): Decision {
+  const rev = POLICY_REVISIONS[revisionId];
+  if (!rev) throw new Error(`unknown policy revision ${revisionId}`);
+  if (opts.captureExpired) return { assessment: 'assessment_incomplete', confidence: 0, summary_reasons: ['capture_expired'] };
+
+  const counted = summaries.filter((s) => !rev.advisoryOnly.includes(s.check));
+  const byCheck = new Map(counted.map((s) => [s.check, s] as const));
+  const unavailable = rev.required.filter((c) => !byCheck.has(c) || byCheck.get(c)!.status === 'unavailable');
+  const failed = counted.filter((s) => s.status === 'failed');
+  const review = counted.filter((s) => s.status === 'review');
+  const concernReasons = uniq([...failed, ...review].flatMap((s) => s.reasons));
+
+  if (unavailable.length > 0) {
+    const unavailableReasons = unavailable.flatMap((c) => byCheck.get(c)?.reasons ?? []);
+    return {
+      assessment: 'assessment_incomplete',
+      confidence: 0,
+      summary_reasons: uniq([...unavailable.map((c) => `${c}_unavailable`), ...unavailableReasons, ...concernReasons]),
+    };
+  }
+  if (failed.length > 0) {
+    const strengths = failed.map(support).filter((x): x is number => x !== null).map((x) => 1 - x);
+    return {
+      assessment: 'material_inconsistency',
+      confidence: round(strengths.length ? Math.max(...strengths, 0.5) : 0.8),
+      summary_reasons: concernReasons,
+    };
+  }
+  const floor = counted.flatMap((s) => s.reasons).filter((r) => rev.floorAtReview.includes(r));
+  const supports = counted.map(support).filter((x): x is number => x !== null);
+  const weakest = supports.length ? Math.min(...supports) : 0.5;
+  if (review.length > 0 || floor.length > 0) {
+    return { assessment: 'manual_review_recommended', confidence: round(0.5 + weakest / 2), summary_reasons: uniq([...concernReasons, ...floor]) };
+  }
+  return { assessment: 'no_material_concerns', confidence: round(weakest), summary_reasons: [] };
+}

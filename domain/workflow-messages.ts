@@ -1,0 +1,28 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+/**
+ * Temporal message definitions shared by the API (which signals) and the workflow (which handles).
+ * Everything here crosses into Temporal history: ids, timestamps and codes only, never PII.
+ */
+export const CASE_WORKFLOW_TYPE = 'caseWorkflow';
+export const caseWorkflowId = (caseId: string): string => `case-${caseId}`;
+
+export interface CaseWorkflowInput {
+  caseId: string;
+  /** ISO timestamp; the capture timer fires then. */
+  linkExpiresAt: string;
+}
+
+export interface CaseWorkflowResult {
+  caseId: string;
+  status: 'completed' | 'failed' | 'erased';
+  assessment?: string;
+  summaryReasons?: string[];
+}
+
+export interface CaptureSubmittedSignal {
+  submittedAt: string;
+}
+
+export const captureSubmittedSignal = defineSignal<[CaptureSubmittedSignal]>('captureSubmitted');
+export const caseStageQuery = defineQuery<string>('caseStage');

@@ -1,0 +1,60 @@
+import { colour, esc, html, raw, type Raw } from './html.js';
+import { STRINGS, type Locale } from './i18n.js';
+
+export interface PageBranding {
+  name?: unknown;
+  logo_url?: unknown;
+  primary_colour?: unknown;
+  background_colour?: unknown;
+  text_colour?: unknown;
+}
+
+function layout(locale: Locale, b: PageBranding, title: string, body: Raw, script?: string): string {
+  const primary = colour(b.primary_colour, '#1f5eff');
+  const bg = colour(b.background_colour, '#ffffff');
+  const text = colour(b.text_colour, '#14161a');
+  const logo = typeof b.logo_url === 'string' && /^(https:\/\/|data:image\/(png|jpeg|webp);base64,)/.test(b.logo_url) ? b.logo_url : null;
+  return html`<!doctype html>
+<html lang="${locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="stylesheet" href="/hosted/capture.css">
+<style>:root{--primary:${raw(primary)};--bg:${raw(bg)};--text:${raw(text)}}</style>
+</head>
+<body>
+<main class="card">
+${logo ? html`<img class="logo" src="${logo}" alt="${String(b.name ?? '')}">` : b.name ? html`<p class="brand">${String(b.name)}</p>` : ''}
+${body}
+</main>
+${script ? html`<script type="module" src="${script}"></script>` : ''}
+</body>
+</html>`.html;
+}
+
+export function errorPage(locale: Locale, b: PageBranding, kind: 'invalid' | 'expired' | 'erased'): string {
+  const s = STRINGS[locale];
+  const title = kind === 'invalid' ? s.invalidTitle : kind === 'expired' ? s.expiredTitle : s.erasedTitle;
+  const body = kind === 'erased' ? s.invalidBody : kind === 'expired' ? s.expiredBody : s.invalidBody;
+  return layout(locale, b, title, html`<h1>${title}</h1><p>${body}</p>`);
+}
+
+/** The plain capture page: document choice, file inputs, submit. All state comes from the session API. */
+export function capturePage(locale: Locale, b: PageBranding, accepted: { country: string; types: string[] }[], status: string): string {
+  const s = STRINGS[locale];
+  if (status !== 'collecting') return layout(locale, b, s.title, html`<h1>${s.title}</h1><p class="done">${s.already}</p>`);
+  const options = accepted.flatMap((d) => d.types.map((t) => html`<option value="${d.country}|${t}">${d.country} — ${(s as Record<string, string>)[t] ?? t}</option>`));
+  const body = html`<h1>${s.title}</h1>
+<p>${s.intro}</p>
+<form id="capture" novalidate data-strings="${esc(JSON.stringify({ uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed }))}">
+  <label>${s.document}<select name="document" required>${options}</select></label>
+  <label class="file">${s.front}<input type="file" name="document_front" accept="image/jpeg,image/png,image/webp" capture="environment" required></label>
+  <label class="file">${s.back}<input type="file" name="document_back" accept="image/jpeg,image/png,image/webp" capture="environment"></label>
+  <label class="file">${s.selfie}<input type="file" name="selfie" accept="image/jpeg,image/png,image/webp" capture="user"></label>
+  <button type="submit">${s.submit}</button>
+  <p id="status" role="status" aria-live="polite"></p>
+</form>`;
+  return layout(locale, b, s.title, body, '/hosted/capture.js');
+}

@@ -1,0 +1,4 @@
+import { Migration20261121200705_initial } from './Migration20261121200705_initial.js';
+
+/** Every committed migration, in order. `scripts/make-migration.ts` writes new ones; add them here. */
+export const MIGRATIONS = [{ name: 'Migration20261121200705_initial', class: Migration20261121200705_initial }];

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { REPO_ROOT } from '../engine/assets.js';
+
+/**
+ * The one place the environment is read. api, worker, scripts and tests all get the same typed
+ * config. Secrets have no fallbacks in code: in development they are generated once into
+ * `.data/dev-secrets.json` (gitignored); production refuses to start without them.
+ */
+const ZEnv = z.object({
+  SERVICE_MODE: z.enum(['development', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().optional(),
+  TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('cases'),
+  TEMPORAL_UI_URL: z.string().default('http://127.0.0.1:8233'),
+  DATA_DIR: z.string().default(path.join(REPO_ROOT, '.data')),
+  BLOB_DIR: z.string().optional(),
+  /** 32 bytes, hex or base64: encrypts blobs at rest. */
+  BLOB_ENCRYPTION_KEY: z.string().optional(),
+  /** 32 bytes, hex or base64: encrypts webhook signing secrets at rest. */
+  SECRETS_ENCRYPTION_KEY: z.string().optional(),
+  SESSION_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  LINK_TTL_SECONDS: z.coerce.number().int().min(5).max(30 * 86_400).default(7 * 86_400),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1000).default(40_000_000),
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(3).default(120),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface AppConfig {
+  mode: 'development' | 'production';
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl: string | undefined;
+  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string };
+  dataDir: string;
+  blobDir: string;
+  blobKey: Buffer;
+  secretsKey: Buffer;
+  sessionTokenTtlSeconds: number;
+  linkTtlSeconds: number;
+  uploads: { maxBytes: number; maxPixels: number; maxFiles: number };
+  logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+}
+
+function parseKey(name: string, value: string): Buffer {
+  const buf = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (buf.length !== 32) throw new Error(`${name} must be 32 bytes (64 hex characters or base64)`);
+  return buf;
+}
+
+function devSecrets(dataDir: string): { blobKey: string; secretsKey: string } {
+  const file = path.join(dataDir, 'dev-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = { blobKey: randomBytes(32).toString('hex'), secretsKey: randomBytes(32).toString('hex') };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid environment: ${fields}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  let blobKey = e.BLOB_ENCRYPTION_KEY;
+  let secretsKey = e.SECRETS_ENCRYPTION_KEY;
+  if (e.SERVICE_MODE === 'production') {
+    const missing = ['DATABASE_URL', 'BLOB_ENCRYPTION_KEY', 'SECRETS_ENCRYPTION_KEY', 'PUBLIC_BASE_URL'].filter((k) => !env[k]);
+    if (missing.length) throw new Error(`production mode requires ${missing.join(', ')}`);
+  } else if (!blobKey || !secretsKey) {
+    const dev = devSecrets(dataDir);
+    blobKey ??= dev.blobKey;
+    secretsKey ??= dev.secretsKey;
+  }
+  return {
+    mode: e.SERVICE_MODE,
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiUrl: e.TEMPORAL_UI_URL },
+    dataDir,
+    blobDir: path.resolve(e.BLOB_DIR ?? path.join(dataDir, 'blobs')),
+    blobKey: parseKey('BLOB_ENCRYPTION_KEY', blobKey!),
+    secretsKey: parseKey('SECRETS_ENCRYPTION_KEY', secretsKey!),
+    sessionTokenTtlSeconds: e.SESSION_TOKEN_TTL_SECONDS,
+    linkTtlSeconds: e.LINK_TTL_SECONDS,
+    uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS, maxFiles: e.UPLOAD_MAX_FILES },
+    logLevel: e.LOG_LEVEL,
+  };
+}

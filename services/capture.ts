@@ -1,0 +1,137 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import sharp from 'sharp';
+import { normalizeCountry } from '../domain/documents.js';
+import { AppError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { captureSubmittedSignal } from '../domain/workflow-messages.js';
+import { CaptureSession, Project, Upload, Verification, type IVerification } from '../db/entities/index.js';
+import { sha256Hex } from '../platform/crypto.js';
+import type { TUploadKind } from '../domain/api-schemas.js';
+import type { ServiceDeps } from './deps.js';
+
+export type SessionLookup =
+  | { ok: true; verification: IVerification; expiresAt: Date }
+  | { ok: false; code: 'unauthorized' | 'session_expired' | 'link_expired' | 'verification_erased' };
+
+/** Resolves a capture token to its Case. Unknown tokens are 401, expired ones 410: never another Case. */
+export async function resolveSession(em: EntityManager, token: string): Promise<SessionLookup> {
+  const session = await em.findOne(CaptureSession, { tokenHash: sha256Hex(token) });
+  if (!session) return { ok: false, code: 'unauthorized' };
+  const v = await em.findOne(Verification, { id: session.verificationId });
+  if (!v || v.status === 'erased') return { ok: false, code: 'verification_erased' };
+  if (session.expiresAt.getTime() <= Date.now()) return { ok: false, code: 'session_expired' };
+  return { ok: true, verification: v, expiresAt: session.expiresAt };
+}
+
+export async function resolveLinkCode(em: EntityManager, code: string): Promise<{ ok: true; verification: IVerification } | { ok: false; code: 'unauthorized' | 'link_expired' | 'verification_erased' }> {
+  const v = await em.findOne(Verification, { linkCodeHash: sha256Hex(code) });
+  if (!v) return { ok: false, code: 'unauthorized' };
+  if (v.status === 'erased') return { ok: false, code: 'verification_erased' };
+  if (v.linkExpiresAt.getTime() <= Date.now()) return { ok: false, code: 'link_expired' };
+  return { ok: true, verification: v };
+}
+
+type ImageFormat = 'jpeg' | 'png' | 'webp';
+
+/** Magic-byte sniffing: the declared content type is not trusted. */
+export function sniffImage(buf: Buffer): ImageFormat | 'heic' | null {
+  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpeg';
+  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (buf.length >= 12 && buf.toString('ascii', 0, 4) === 'RIFF' && buf.toString('ascii', 8, 12) === 'WEBP') return 'webp';
+  if (buf.length >= 12 && buf.toString('ascii', 4, 8) === 'ftyp' && /^(heic|heix|hevc|heim|heis|mif1|msf1|avif)$/.test(buf.toString('ascii', 8, 12))) return 'heic';
+  return null;
+}
+
+/**
+ * Checks an uploaded image before anything is stored: format by magic bytes, dimensions from the
+ * header against the pixel limit (a decompression bomb is refused before it is decoded), then a
+ * bounded decode of the whole image so truncated or corrupt files are refused too.
+ */
+export async function validateImage(buf: Buffer, maxPixels: number, field = 'file'): Promise<{ format: ImageFormat; width: number; height: number }> {
+  const format = sniffImage(buf);
+  if (format === 'heic') throw new AppError('unsupported_image_format', 'HEIC/HEIF images are not supported; capture as JPEG (on iPhone: Settings → Camera → Formats → Most Compatible).', [{ field, code: 'unsupported_image_format', message: 'HEIC is not supported' }]);
+  if (!format) throw new AppError('unsupported_image_format', 'The file is not a JPEG, PNG or WebP image.', [{ field, code: 'unsupported_image_format', message: 'expected JPEG, PNG or WebP bytes' }]);
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  try {
+    meta = await sharp(buf, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new AppError('image_unreadable', 'The image could not be read.', [{ field, code: 'image_unreadable', message: 'corrupt or truncated image' }]);
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (!width || !height) throw new AppError('image_unreadable', 'The image has no dimensions.', [{ field, code: 'image_unreadable', message: 'no dimensions' }]);
+  if (width * height > maxPixels) throw new AppError('image_too_large', `The image has ${width}×${height} pixels; the limit is ${maxPixels} pixels.`, [{ field, code: 'image_too_large', message: 'too many pixels' }]);
+  try {
+    await sharp(buf, { limitInputPixels: maxPixels, failOn: 'truncated' }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+  } catch {
+    throw new AppError('image_unreadable', 'The image could not be decoded.', [{ field, code: 'image_unreadable', message: 'corrupt or truncated image' }]);
+  }
+  return { format, width, height };
+}
+
+const SINGLE_KINDS: ReadonlySet<TUploadKind> = new Set(['document_front', 'document_back', 'selfie']);
+
+/** Stores one capture. Document and selfie kinds replace an earlier upload of the same kind. */
+export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUploadKind, bytes: Buffer, meta: Record<string, unknown> | null): Promise<{ upload_id: string; kind: TUploadKind; sha256: string }> {
+  const img = await validateImage(bytes, deps.config.uploads.maxPixels);
+  return deps.em.transactional(async (tx) => {
+    const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted; uploads are closed.');
+    const count = await tx.count(Upload, { verificationId: caseId });
+    const replacing = SINGLE_KINDS.has(kind) ? await tx.find(Upload, { verificationId: caseId, kind }) : [];
+    if (count - replacing.length + 1 > deps.config.uploads.maxFiles) {
+      throw new AppError('too_many_uploads', `At most ${deps.config.uploads.maxFiles} uploads per verification.`, [{ field: 'file', code: 'too_many_uploads', message: 'upload limit reached' }]);
+    }
+    for (const old of replacing) tx.remove(old);
+    const blobKey = await deps.blobs.put(caseId, bytes);
+    const sha256 = sha256Hex(bytes);
+    const upload = tx.create(Upload, {
+      id: newId('upload'),
+      verificationId: caseId,
+      kind,
+      blobKey,
+      sha256,
+      sizeBytes: bytes.length,
+      mime: `image/${img.format}`,
+      width: img.width,
+      height: img.height,
+      meta,
+      createdAt: new Date(),
+    });
+    v.updatedAt = new Date();
+    await tx.flush();
+    return { upload_id: upload.id, kind, sha256 };
+  });
+}
+
+/** collecting → pending, then the workflow is signalled; a failed signal rolls the status back. */
+export async function submitCapture(deps: ServiceDeps, caseId: string, document: { country: string; type: string }): Promise<void> {
+  await deps.em.transactional(async (tx) => {
+    const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted.');
+    if (v.linkExpiresAt.getTime() <= Date.now()) throw new AppError('link_expired', 'This verification link has expired.');
+    const c = normalizeCountry(document.country);
+    if (!c.ok) throw new AppError(c.code, 'Unknown or wildcard country.', [{ field: 'document.country', code: c.code, message: 'explicit ISO 3166-1 code required' }]);
+    const accepted = v.acceptedDocuments.some((d) => d.country === c.alpha3 && d.types.includes(document.type));
+    if (!accepted) throw new AppError('document_not_accepted', 'This document is not accepted for this verification.', [{ field: 'document', code: 'document_not_accepted', message: 'not in accepted_documents' }]);
+    const front = await tx.count(Upload, { verificationId: caseId, kind: 'document_front' });
+    if (!front) throw new AppError('document_image_required', 'Upload a photo of the document front before submitting.', [{ field: 'document_front', code: 'required', message: 'missing document_front upload' }]);
+    const now = new Date();
+    v.status = 'pending';
+    v.declaredDocument = { country: c.alpha3, type: document.type };
+    v.submittedAt = now;
+    v.updatedAt = now;
+    await tx.flush();
+    try {
+      await deps.temporal.workflow.getHandle(v.workflowId).signal(captureSubmittedSignal, { submittedAt: now.toISOString() });
+    } catch (err) {
+      deps.log.error({ caseId, err: (err as Error).name }, 'capture signal failed');
+      throw new AppError('workflow_unavailable', 'The submission could not be queued; please try again.');
+    }
+  });
+}
+
+export async function projectBranding(em: EntityManager, projectId: string): Promise<Record<string, unknown>> {
+  const p = await em.findOne(Project, { id: projectId });
+  return { name: p?.name, ...(p?.branding ?? {}) };
+}

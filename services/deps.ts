@@ -1,0 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../platform/config.js';
+import type { BlobStore } from '../platform/blob-store.js';
+
+/** What business functions need; each request or activity passes its own forked EntityManager. */
+export interface ServiceDeps {
+  em: EntityManager;
+  config: AppConfig;
+  temporal: Client;
+  blobs: BlobStore;
+  log: Logger;
+}

@@ -1,0 +1,58 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { CaptureSession, CheckResult, Upload, Verification, type IVerification } from '../db/entities/index.js';
+import type { ServiceDeps } from './deps.js';
+
+/** Columns of `verifications` that can hold PII; all are nulled on erasure. */
+export const PII_COLUMNS = ['applicant', 'claimed', 'reference', 'result'] as const;
+
+export interface ErasureReceipt {
+  id: string;
+  status: 'erased';
+  erased_at: string;
+  erased: { fields: string[]; files: number };
+}
+
+/**
+ * Erases a Case at any status: stops its workflow, deletes blobs, uploads, sessions and check
+ * evidence, nulls the PII columns and keeps a PII-free tombstone (status, stamps, assessment,
+ * reason codes, timestamps). Idempotent: a second call returns the stored receipt.
+ * The row lock makes a concurrently finishing activity see `erased` and write nothing.
+ */
+export async function eraseVerification(deps: ServiceDeps, v: IVerification): Promise<ErasureReceipt> {
+  if (v.status === 'erased' && v.erasureReceipt) return v.erasureReceipt as unknown as ErasureReceipt;
+
+  // Stop the workflow first so no new activity starts while we erase.
+  try {
+    await deps.temporal.workflow.getHandle(v.workflowId).terminate('verification erased');
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) {
+      // Already closed workflows answer "not found" for terminate; anything else must not block erasure.
+      deps.log.warn({ caseId: v.id, err: (err as Error).name }, 'could not terminate workflow before erasure');
+    }
+  }
+
+  return deps.em.transactional(async (tx: EntityManager) => {
+    const row = await tx.findOneOrFail(Verification, { id: v.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (row.status === 'erased' && row.erasureReceipt) return row.erasureReceipt as unknown as ErasureReceipt;
+    const fields: string[] = PII_COLUMNS.filter((c) => row[c] !== null && row[c] !== undefined);
+    const uploads = await tx.count(Upload, { verificationId: v.id });
+    const checks = await tx.count(CheckResult, { verificationId: v.id });
+    if (uploads) fields.push('uploads');
+    if (checks) fields.push('check_evidence');
+    const files = await deps.blobs.deleteCase(v.id);
+    await tx.nativeDelete(Upload, { verificationId: v.id });
+    await tx.nativeDelete(CheckResult, { verificationId: v.id });
+    await tx.nativeDelete(CaptureSession, { verificationId: v.id });
+    const now = new Date();
+    const receipt: ErasureReceipt = { id: v.id, status: 'erased', erased_at: now.toISOString(), erased: { fields, files } };
+    for (const c of PII_COLUMNS) row[c] = null;
+    row.status = 'erased';
+    row.erasedAt = now;
+    row.erasureReceipt = receipt as unknown as Record<string, unknown>;
+    row.updatedAt = now;
+    await tx.flush();
+    deps.log.info({ caseId: v.id, fields: fields.length, files }, 'verification erased');
+    return receipt;
+  });
+}

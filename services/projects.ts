@@ -1,0 +1,77 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { Project, type IProject } from '../db/entities/index.js';
+import { decryptString, encryptString, randomToken } from '../platform/crypto.js';
+import type { AppConfig } from '../platform/config.js';
+import { createApiKey } from './api-keys.js';
+
+export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; rawKey: string }> {
+  if (config.mode === 'production') throw new AppError('signup_disabled_in_production', 'Self-serve signup is only available outside production.');
+  return em.transactional(async (tx) => {
+    const now = new Date();
+    const project = tx.create(Project, {
+      id: newId('project'),
+      name: name ?? 'Sandbox project',
+      sandbox: true,
+      webhookUrl: null,
+      webhookSecretEnc: null,
+      webhookIncludeResult: false,
+      branding: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.flush();
+    const { raw } = await createApiKey(tx, project, 'default');
+    return { project, rawKey: raw };
+  });
+}
+
+export function mintWebhookSecret(): string {
+  return `whsec_${randomToken(32)}`;
+}
+
+/** Sets the URL; mints the signing secret on first set or on `regenerate` and returns it that once. */
+export async function setWebhook(
+  em: EntityManager,
+  config: AppConfig,
+  project: IProject,
+  input: { url: string; regenerate?: boolean; include_result?: boolean },
+): Promise<{ url: string; include_result: boolean; secret?: string }> {
+  assertWebhookUrlAllowed(config, project, input.url);
+  let secret: string | undefined;
+  if (!project.webhookSecretEnc || input.regenerate) {
+    secret = mintWebhookSecret();
+    project.webhookSecretEnc = encryptString(config.secretsKey, secret);
+  }
+  project.webhookUrl = input.url;
+  if (input.include_result !== undefined) project.webhookIncludeResult = input.include_result;
+  project.updatedAt = new Date();
+  await em.flush();
+  return { url: input.url, include_result: project.webhookIncludeResult, ...(secret ? { secret } : {}) };
+}
+
+export function webhookSecret(config: AppConfig, project: IProject): string | null {
+  return project.webhookSecretEnc ? decryptString(config.secretsKey, project.webhookSecretEnc) : null;
+}
+
+/**
+ * Production and live projects: https only, no credentials in the URL. Private, loopback and
+ * link-local addresses are refused again at delivery time after DNS resolution (see
+ * activities/webhook-delivery.ts). Sandbox projects outside production may use http://127.0.0.1.
+ */
+export function assertWebhookUrlAllowed(config: AppConfig, project: IProject, raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('webhook_url_not_allowed', 'The webhook URL is not a valid URL.', [{ field: 'url', code: 'invalid_url', message: 'not a URL' }]);
+  }
+  const strict = config.mode === 'production' || !project.sandbox;
+  const fail = (code: string, message: string): never => {
+    throw new AppError('webhook_url_not_allowed', message, [{ field: 'url', code, message }]);
+  };
+  if (url.username || url.password) fail('credentials_in_url', 'Credentials in the webhook URL are not allowed.');
+  if (!['http:', 'https:'].includes(url.protocol)) fail('unsupported_scheme', 'Use an http(s) URL.');
+  if (strict && url.protocol !== 'https:') fail('https_required', 'Webhook URLs must use https.');
+}

@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { freePort } from '../platform/temporal-server.js';
+import { startStack } from '../platform/stack.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: { apiUrl: string; databaseUrl: string; temporalAddress: string; dataDir: string; logFile: string; env: Record<string, string> };
+  }
+}
+
+/**
+ * One real stack for the integration suites: a fresh PostgreSQL cluster, a Temporal dev server
+ * (in memory), migrations, the api and a worker, each its own process, on free ports. Service logs
+ * go to one file the tests read (PII-in-logs assertions).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ivs-test-'));
+  const logFile = path.join(dataDir, 'services.log');
+  const apiPort = await freePort();
+  const stack = await startStack({
+    dataDir,
+    databaseUrl: process.env.TEST_DATABASE_URL,
+    pgPort: await freePort(),
+    temporalPort: await freePort(),
+    apiPort,
+    logFile,
+    env: {
+      SERVICE_MODE: 'development',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+      LOG_LEVEL: 'info',
+      SESSION_TOKEN_TTL_SECONDS: '600',
+    },
+  });
+  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT)/.test(k))) as Record<string, string>;
+  project.provide('stack', { apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

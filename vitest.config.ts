@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests (`*.test.ts`) need nothing running. Integration (`*.int.test.ts`) and end-to-end
+// (`test/e2e/**`) suites get a real PostgreSQL, a real Temporal dev server and a real worker
+// from the global setup. `forks` because Temporal's native bridge does not like worker threads.
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    reporters: ['default', './test/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['{api,activities,workflows,worker,domain,db,platform,engine,dashboard,scripts,services,sdk,hosted}/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['**/*.int.test.ts', 'test/e2e/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          exclude: ['node_modules/**'],
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import { createEngineRegistry } from '../activities/engines.js';
+import { createOrm } from '../db/orm.js';
+import { createLocalBlobStore } from '../platform/blob-store.js';
+import { loadConfig } from '../platform/config.js';
+import { createLogger } from '../platform/logger.js';
+
+/**
+ * The worker process: Case workflows and all activities on one task queue. Stateless; run as many
+ * as you need. SIGINT/SIGTERM drain in-flight tasks before exiting.
+ */
+const config = loadConfig();
+const log = createLogger(config.logLevel, 'worker');
+if (!config.databaseUrl) throw new Error('DATABASE_URL is required for the worker');
+
+const orm = await createOrm(config.databaseUrl);
+const blobs = createLocalBlobStore(config.blobDir, config.blobKey);
+const engines = createEngineRegistry(log);
+const connection = await NativeConnection.connect({ address: config.temporal.address });
+const workflowBundle = await bundleWorkflowCode({
+  workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
+  logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: (m) => log.warn(m), error: (m) => log.error(m) },
+});
+const worker = await Worker.create({
+  connection,
+  namespace: config.temporal.namespace,
+  taskQueue: config.temporal.taskQueue,
+  workflowBundle,
+  activities: createActivities({ orm, blobs, config, log, engines }),
+  maxConcurrentActivityTaskExecutions: 8,
+  shutdownGraceTime: '10 seconds',
+});
+log.info({ taskQueue: config.temporal.taskQueue }, 'worker started');
+process.send?.({ ready: true });
+await worker.run();
+await engines.close();
+await orm.close();
+await connection.close();
+log.info('worker stopped');
