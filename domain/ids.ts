@@ -29,8 +29,31 @@ export function ulid(nowMs: number, random: Uint8Array): string {
   return time + rand;
 }
 
-export function newId(kind: IdKind, nowMs = Date.now(), random: Uint8Array = globalThis.crypto.getRandomValues(new Uint8Array(16))): string {
-  return `${ID_PREFIXES[kind]}_${ulid(nowMs, random)}`;
+let lastMs = -1;
+let lastRandom = new Uint8Array(16);
+
+/**
+ * Monotonic within a process: ids minted in the same millisecond increment the random part, so
+ * "newest first" by (created_at, id) matches creation order.
+ */
+export function newId(kind: IdKind, nowMs = Date.now(), random?: Uint8Array): string {
+  let r: Uint8Array;
+  if (random) r = random;
+  else if (nowMs <= lastMs) {
+    nowMs = lastMs;
+    r = lastRandom.slice();
+    for (let i = 15; i >= 0; i--) {
+      r[i] = (r[i]! + 1) % 32;
+      if (r[i] !== 0) break;
+    }
+  } else {
+    r = globalThis.crypto.getRandomValues(new Uint8Array(16)).map((b) => b % 32);
+  }
+  if (!random) {
+    lastMs = nowMs;
+    lastRandom = r;
+  }
+  return `${ID_PREFIXES[kind]}_${ulid(nowMs, r)}`;
 }
 
 export function isId(kind: IdKind, value: string): boolean {

@@ -119,3 +119,20 @@ export async function webhookReceiver(respond: (n: number) => number | 'hang' = 
     },
   };
 }
+
+/** Direct SQL against the test database, for assertions the API cannot make (PII columns, counts). */
+export async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: stack().databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+export async function countRows(table: string, where = 'true', params: unknown[] = []): Promise<number> {
+  const rows = await sql<{ n: string }>(`select count(*)::text as n from ${table} where ${where}`, params);
+  return Number(rows[0]!.n);
+}

@@ -35,12 +35,12 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     if (err instanceof AppError) return sendProblem(reply, err.code, err.message, err.errors);
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors: FieldError[] = err.validation.map((v) => {
-        const missing = v.params?.issue && (v.params.issue as { code?: string }).code;
         const base = zodField(v.instancePath);
-        const keys = (v.params?.issue as { keys?: string[] } | undefined)?.keys;
+        // zod reports unknown keys on the parent object with the key names in params.keys
+        const keys = (v.params as { keys?: string[] } | undefined)?.keys;
         return {
-          field: keys?.length ? `${base === '(body)' ? '' : `${base}.`}${keys.join(',')}` : base,
-          code: String(missing ?? v.keyword),
+          field: keys?.length ? keys.map((k) => (base === '(body)' ? k : `${base}.${k}`)).join(',') : base,
+          code: String(v.keyword),
           message: v.message ?? 'invalid',
         };
       });
@@ -56,11 +56,11 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return sendProblem(reply, 'unsupported_media_type', 'Send application/json (or multipart/form-data for uploads).');
     }
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
-      return sendProblem(reply, 'payload_too_large', 'The request body or file is larger than allowed.', [{ field: 'file', code: 'payload_too_large', message: 'too large' }]);
-    }
     if (err.code === 'FST_FILES_LIMIT' || err.code === 'FST_PARTS_LIMIT') {
       return sendProblem(reply, 'too_many_uploads', 'Send one file per upload request.', [{ field: 'file', code: 'too_many_files', message: 'one file per request' }]);
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
+      return sendProblem(reply, 'payload_too_large', 'The request body or file is larger than allowed.', [{ field: 'file', code: 'payload_too_large', message: 'too large' }]);
     }
     if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
       return sendProblem(reply, 'unsupported_media_type', 'Uploads must be multipart/form-data.');
