@@ -43,7 +43,8 @@ export async function eraseVerification(deps: ServiceDeps, v: IVerification): Pr
     const files = await deps.blobs.deleteCase(v.id);
     await tx.nativeDelete(Upload, { verificationId: v.id });
     await tx.nativeDelete(CheckResult, { verificationId: v.id });
-    await tx.nativeDelete(CaptureSession, { verificationId: v.id });
+    // Capture sessions hold only token hashes: kept so old links answer 410 "no longer available".
+    await tx.nativeUpdate(CaptureSession, { verificationId: v.id, expiresAt: { $gt: new Date() } }, { expiresAt: new Date() });
     const now = new Date();
     const receipt: ErasureReceipt = { id: v.id, status: 'erased', erased_at: now.toISOString(), erased: { fields, files } };
     for (const c of PII_COLUMNS) row[c] = null;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { createEngineRegistry } from '../activities/engines.js';
 import { createOrm } from '../db/orm.js';
@@ -15,6 +15,8 @@ const config = loadConfig();
 const log = createLogger(config.logLevel, 'worker');
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required for the worker');
 
+// The SDK's own lifecycle chatter stays at warn; our logs carry the Case events.
+Runtime.install({ logger: new DefaultLogger('WARN') });
 const orm = await createOrm(config.databaseUrl);
 const blobs = createLocalBlobStore(config.blobDir, config.blobKey);
 const engines = createEngineRegistry(log);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { TCheckSummary } from './checks.js';
+import { decide } from './policy.js';
+
+const pass = (check: TCheckSummary['check'], score = 0.95): TCheckSummary => ({ check, status: 'passed', reasons: [], score, component: 'x@1' });
+const all = (): TCheckSummary[] => [pass('document_ocr'), pass('template_match'), { ...pass('authenticity'), score: 0.05 }, pass('liveness'), pass('face_match', 0.8)];
+
+describe('decision policy dp-2026.11-1', () => {
+  it('all checks passed → no_material_concerns with the weakest support as confidence', () => {
+    expect(decide('dp-2026.11-1', all())).toEqual({ assessment: 'no_material_concerns', confidence: 0.8, summary_reasons: [] });
+  });
+
+  it('an unavailable or missing required check → assessment_incomplete, never a pass', () => {
+    const s = all().map((x) => (x.check === 'liveness' ? { ...x, status: 'unavailable' as const, reasons: ['faces_engine_unavailable'], score: null } : x));
+    expect(decide('dp-2026.11-1', s)).toMatchObject({ assessment: 'assessment_incomplete', confidence: 0, summary_reasons: ['liveness_unavailable', 'faces_engine_unavailable'] });
+    expect(decide('dp-2026.11-1', all().slice(0, 4)).summary_reasons).toEqual(['face_match_unavailable']);
+    expect(decide('dp-2026.11-1', []).assessment).toBe('assessment_incomplete');
+  });
+
+  it('incomplete still lists what the other checks found', () => {
+    const s = all().filter((x) => x.check !== 'face_match').map((x) => (x.check === 'template_match' ? { ...x, status: 'failed' as const, reasons: ['document_expired'] } : x));
+    expect(decide('dp-2026.11-1', s).summary_reasons).toEqual(['face_match_unavailable', 'document_expired']);
+  });
+
+  it('a failed check → material_inconsistency with its reasons', () => {
+    const s = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['tampering_suspected'], score: 0.92 } : x));
+    expect(decide('dp-2026.11-1', s)).toEqual({ assessment: 'material_inconsistency', confidence: 0.92, summary_reasons: ['tampering_suspected'] });
+  });
+
+  it('a review signal or an uncalibrated document → manual_review_recommended', () => {
+    const weak = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'review' as const, reasons: ['editing_software_detected'], score: 0.4 } : x));
+    expect(decide('dp-2026.11-1', weak)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['editing_software_detected'] });
+    const uncal = all().map((x) => (x.check === 'template_match' ? { ...x, reasons: ['uncalibrated_document_scope'] } : x));
+    expect(decide('dp-2026.11-1', uncal)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['uncalibrated_document_scope'] });
+  });
+
+  it('record match never changes the assessment', () => {
+    const base = decide('dp-2026.11-1', all());
+    expect(decide('dp-2026.11-1', [...all(), { check: 'record_match', status: 'failed', reasons: ['record_name_mismatch'], score: 0.1, component: 'r@1' }])).toEqual(base);
+  });
+
+  it('capture expiry and unknown revisions', () => {
+    expect(decide('dp-2026.11-1', [], { captureExpired: true })).toEqual({ assessment: 'assessment_incomplete', confidence: 0, summary_reasons: ['capture_expired'] });
+    expect(() => decide('dp-1999', all())).toThrow(/unknown policy revision/);
+  });
+});
