@@ -1,0 +1,65 @@
+/**
+ * `npm run bench:api [-- --url http://127.0.0.1:3000 --temporal 127.0.0.1:7233] [--requests 400]`
+ *
+ * Creates verifications through the real API with 1, 4 and 16 concurrent clients and prints
+ * creates/s and p50/p99 latency, beside the bare Temporal workflow-start rate measured in the same
+ * run against the same server (the ceiling for durable creation: every create is one insert plus
+ * one workflow start). Without --url it starts its own stack on scratch data.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { startStack, type RunningStack } from '../platform/stack.js';
+import { freePort } from '../platform/temporal-server.js';
+import { fmt, runConcurrent, summarize } from './stats.js';
+
+const { values } = parseArgs({ options: { url: { type: 'string' }, temporal: { type: 'string' }, requests: { type: 'string', default: '400' } } });
+const total = Number(values.requests);
+let stack: RunningStack | null = null;
+let dataDir: string | null = null;
+let apiUrl = values.url;
+let temporalAddress = values.temporal ?? '127.0.0.1:7233';
+if (!apiUrl) {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'ivs-bench-'));
+  const apiPort = await freePort();
+  stack = await startStack({ dataDir, pgPort: await freePort(), temporalPort: await freePort(), apiPort, env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}` } });
+  apiUrl = stack.apiUrl;
+  temporalAddress = stack.temporalAddress;
+}
+
+try {
+  const signup = await fetch(`${apiUrl}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
+  const { api_key: key } = (await signup.json()) as { api_key: string };
+  const body = JSON.stringify({ type: 'kyc', accepted_documents: [{ country: 'MEX', types: ['passport', 'national_id'] }], link_expires_in: 120 });
+  const create = async () => {
+    const r = await fetch(`${apiUrl}/v1/verifications`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
+    if (r.status !== 201) throw new Error(String(r.status));
+    await r.arrayBuffer();
+  };
+  await runConcurrent(40, 4, create); // warm-up: JIT, connection pools
+
+  const connection = await Connection.connect({ address: temporalAddress });
+  const client = new Client({ connection });
+  const runId = Date.now().toString(36);
+  // Bare starts of a workflow type no worker polls: the server's durable-start rate alone.
+  const bare = await runConcurrent(total, 16, async (i) => {
+    await client.workflow.start('benchNoop', { workflowId: `bench-${runId}-${i}`, taskQueue: 'bench-no-worker', args: [], workflowExecutionTimeout: '1 minute' });
+  });
+  const bareRate = (bare.latencies.length / bare.wallMs) * 1000;
+  await connection.close();
+
+  console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; node ${process.versions.node}`);
+  console.log(`bare Temporal workflow starts (16 concurrent, ${total}): ${fmt(bareRate)} starts/s, p50 ${fmt(summarize(bare.latencies).p50)} ms, p99 ${fmt(summarize(bare.latencies).p99)} ms`);
+  console.log('\nclients  creates/s  p50 ms  p99 ms  errors  creates/s ÷ bare starts/s');
+  for (const c of [1, 4, 16]) {
+    const r = await runConcurrent(total, c, create);
+    const s = summarize(r.latencies);
+    const rate = (r.latencies.length / r.wallMs) * 1000;
+    console.log(`${String(c).padStart(7)}  ${fmt(rate).padStart(9)}  ${fmt(s.p50).padStart(6)}  ${fmt(s.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${fmt(rate / bareRate, 2)}`);
+  }
+} finally {
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
