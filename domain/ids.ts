@@ -30,7 +30,7 @@ export function ulid(nowMs: number, random: Uint8Array): string {
 }
 
 let lastMs = -1;
-let lastRandom = new Uint8Array(16);
+let lastRandom: Uint8Array = new Uint8Array(16);
 
 /**
  * Monotonic within a process: ids minted in the same millisecond increment the random part, so

@@ -1,4 +1,4 @@
-import { colour, esc, html, raw, type Raw } from './html.js';
+import { colour, html, raw, type Raw } from './html.js';
 import { STRINGS, type Locale } from './i18n.js';
 
 export interface PageBranding {
@@ -46,15 +46,28 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
   const s = STRINGS[locale];
   if (status !== 'collecting') return layout(locale, b, s.title, html`<h1>${s.title}</h1><p class="done">${s.already}</p>`);
   const options = accepted.flatMap((d) => d.types.map((t) => html`<option value="${d.country}|${t}">${d.country} — ${(s as Record<string, string>)[t] ?? t}</option>`));
+  const clientStrings = {
+    uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed, needLive: s.needLive,
+    liveNeutral: s.liveNeutral, turn_left: s.turn_left, turn_right: s.turn_right, nod: s.nod, blink: s.blink,
+    liveDone: s.liveDone, liveRetry: s.liveRetry, liveUploading: s.liveUploading, noCamera: s.noCamera, cameraDenied: s.cameraDenied,
+  };
   const body = html`<h1>${s.title}</h1>
 <p>${s.intro}</p>
-<form id="capture" novalidate data-strings="${esc(JSON.stringify({ uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed }))}">
+<form id="capture" novalidate data-strings="${JSON.stringify(clientStrings)}">
   <label>${s.document}<select name="document" required>${options}</select></label>
   <label class="file">${s.front}<input type="file" name="document_front" accept="image/jpeg,image/png,image/webp" capture="environment" required></label>
   <label class="file">${s.back}<input type="file" name="document_back" accept="image/jpeg,image/png,image/webp" capture="environment"></label>
-  <label class="file">${s.selfie}<input type="file" name="selfie" accept="image/jpeg,image/png,image/webp" capture="user"></label>
-  <button type="submit">${s.submit}</button>
+  <section id="liveness" aria-labelledby="live-title">
+    <h2 id="live-title">${s.liveTitle}</h2>
+    <p>${s.liveIntro}</p>
+    <div id="handoff" hidden><p id="handoff-text"></p><img id="handoff-qr" alt="QR code" width="200" height="200"><p><a id="handoff-link" href="#">${s.openOnPhone}</a></p></div>
+    <video id="preview" playsinline muted autoplay hidden></video>
+    <button type="button" id="live-start">${s.liveStart}</button>
+    <p id="live-status" role="status" aria-live="polite"></p>
+  </section>
+  <button type="submit" id="submit">${s.submit}</button>
   <p id="status" role="status" aria-live="polite"></p>
-</form>`;
+</form>
+<div id="flash" aria-hidden="true" hidden><p id="instruction" aria-live="assertive"></p></div>`;
   return layout(locale, b, s.title, body, '/hosted/capture.js');
 }

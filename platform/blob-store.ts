@@ -10,6 +10,7 @@ import { decrypt, encrypt, randomToken } from './crypto.js';
 export interface BlobStore {
   put(caseId: string, data: Buffer): Promise<string>;
   get(key: string): Promise<Buffer>;
+  delete(key: string): Promise<void>;
   deleteCase(caseId: string): Promise<number>;
   countCase(caseId: string): Promise<number>;
 }
@@ -36,6 +37,11 @@ export function createLocalBlobStore(root: string, key: Buffer): BlobStore {
       const [caseId, name] = blobKey.split('/');
       if (!caseId || !name || !SAFE.test(name)) throw new Error('invalid blob key');
       return decrypt(key, await readFile(path.join(caseDir(caseId), `${name}.bin`)));
+    },
+    async delete(blobKey) {
+      const [caseId, name] = blobKey.split('/');
+      if (!caseId || !name || !SAFE.test(name)) throw new Error('invalid blob key');
+      await rm(path.join(caseDir(caseId), `${name}.bin`), { force: true });
     },
     async deleteCase(caseId) {
       const dir = caseDir(caseId);

@@ -8,6 +8,7 @@ import { CaptureSession, Project, Upload, Verification, type IVerification } fro
 import { sha256Hex } from '../platform/crypto.js';
 import type { TUploadKind } from '../domain/api-schemas.js';
 import type { ServiceDeps } from './deps.js';
+import { checkFrameMeta } from './liveness-challenge.js';
 
 export type SessionLookup =
   | { ok: true; verification: IVerification; expiresAt: Date }
@@ -74,7 +75,8 @@ const SINGLE_KINDS: ReadonlySet<TUploadKind> = new Set(['document_front', 'docum
 /** Stores one capture. Document and selfie kinds replace an earlier upload of the same kind. */
 export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUploadKind, bytes: Buffer, meta: Record<string, unknown> | null): Promise<{ upload_id: string; kind: TUploadKind; sha256: string }> {
   const img = await validateImage(bytes, deps.config.uploads.maxPixels);
-  return deps.em.transactional(async (tx) => {
+  const replacedBlobs: string[] = [];
+  const stored = await deps.em.transactional(async (tx) => {
     const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted; uploads are closed.');
     const count = await tx.count(Upload, { verificationId: caseId });
@@ -82,7 +84,11 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
     if (count - replacing.length + 1 > deps.config.uploads.maxFiles) {
       throw new AppError('too_many_uploads', `At most ${deps.config.uploads.maxFiles} uploads per verification.`, [{ field: 'file', code: 'too_many_uploads', message: 'upload limit reached' }]);
     }
-    for (const old of replacing) tx.remove(old);
+    for (const old of replacing) {
+      tx.remove(old);
+      replacedBlobs.push(old.blobKey);
+    }
+    if (kind === 'liveness_frame') checkFrameMeta(v.livenessChallenge, meta);
     const blobKey = await deps.blobs.put(caseId, bytes);
     const sha256 = sha256Hex(bytes);
     const upload = tx.create(Upload, {
@@ -102,6 +108,8 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
     await tx.flush();
     return { upload_id: upload.id, kind, sha256 };
   });
+  await Promise.all(replacedBlobs.map((k) => deps.blobs.delete(k)));
+  return stored;
 }
 
 /** collecting → pending, then the workflow is signalled; a failed signal rolls the status back. */

@@ -38,6 +38,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('stack', { apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
   return async () => {
     await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    // KEEP_TEST_DATA=1 keeps the data directory and services.log for debugging.
+    if (process.env.KEEP_TEST_DATA) console.log(`test data kept in ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   };
 }

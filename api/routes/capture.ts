@@ -9,7 +9,10 @@ import { REPO_ROOT } from '../../engine/assets.js';
 import { Upload, type IVerification } from '../../db/entities/index.js';
 import { errorPage, capturePage } from '../../hosted/pages.js';
 import { pickLocale } from '../../hosted/i18n.js';
+import QRCode from 'qrcode';
+import { ZLivenessChallenge } from '../../domain/liveness.js';
 import { mintCaptureSession, onboardingUrl } from '../../services/case-links.js';
+import { startLivenessChallenge } from '../../services/liveness-challenge.js';
 import { projectBranding, resolveLinkCode, resolveSession, storeUpload, submitCapture } from '../../services/capture.js';
 
 const PAGE_HEADERS = {
@@ -70,8 +73,8 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
       case_id: v.id,
       status: v.status as z.infer<typeof ZCaptureSession>['status'],
       accepted_documents: v.acceptedDocuments,
-      steps: ['document_front', 'document_back', 'selfie'],
-      challenge: null,
+      steps: ['document_front', 'document_back', 'liveness'],
+      challenge: (v.livenessChallenge as Record<string, unknown> | null) ?? null,
       branding: await projectBranding(req.em, v.projectId),
       locale: pickLocale(v.locale, req.headers['accept-language']),
       expires_at: expiresAt.toISOString(),
@@ -112,6 +115,22 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     if (!file || file.length === 0) throw new AppError('validation_failed', 'The upload needs a file.', [{ field: 'file', code: 'required', message: 'missing' }]);
     const stored = await storeUpload(req.deps, v.id, kind, file, meta);
     return reply.code(201).send(stored);
+  });
+
+  app.post('/o/:token/challenge', {
+    schema: { tags: ['capture'], summary: 'Issue a fresh liveness challenge (steps, colour sequence, nonce, deadline); earlier frames are discarded', params: ZTokenParams, response: { 201: ZLivenessChallenge, 401: ZProblem, 409: ZProblem, 410: ZProblem } },
+  }, async (req, reply) => {
+    const { verification: v } = await sessionOrThrow(req, req.params.token);
+    return reply.code(201).headers({ 'cache-control': 'no-store' }).send(await startLivenessChallenge(req.em, req.deps.blobs, v.id));
+  });
+
+  // Cross-device path: a device without a usable camera shows this QR code; scanning it opens a
+  // fresh session of the same Case on a phone. The image is generated here, never by a third party.
+  app.get('/o/:token/handoff.svg', { schema: { hide: true, params: ZTokenParams } }, async (req, reply) => {
+    const { verification: v } = await sessionOrThrow(req, req.params.token);
+    const session = await mintCaptureSession(req.em, v.id, req.deps.config.sessionTokenTtlSeconds, v.linkExpiresAt);
+    const svg = await QRCode.toString(onboardingUrl(req.deps.config.publicBaseUrl, session.token), { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    return reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).type('image/svg+xml').send(svg);
   });
 
   app.post('/o/:token/submit', {

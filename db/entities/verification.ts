@@ -30,6 +30,8 @@ export const Verification = defineEntity({
     linkExpiresAt: p.datetime(),
     /** Declared at submit: `{ country, type }` (not PII). */
     declaredDocument: p.json<{ country: string; type: string }>().nullable(),
+    /** The current liveness challenge issued to the hosted page (nonce, steps, colours; not PII). */
+    livenessChallenge: p.json<Record<string, unknown>>().nullable(),
     submittedAt: p.datetime().nullable(),
     processingStartedAt: p.datetime().nullable(),
     assessment: p.string().length(32).nullable(),
