@@ -13,6 +13,7 @@ import type { ServiceDeps } from '../services/deps.js';
 import { registerProblemHandlers } from './plugins/problem.js';
 import { accountRoutes } from './routes/account.js';
 import { captureRoutes } from './routes/capture.js';
+import { flowRoutes } from './routes/flows.js';
 import { metaRoutes } from './routes/meta.js';
 import { projectRoutes } from './routes/projects.js';
 import { verificationRoutes } from './routes/verifications.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(projectRoutes);
   await app.register(verificationRoutes);
+  await app.register(flowRoutes);
   await app.register(captureRoutes);
   return app;
 }

@@ -14,6 +14,9 @@ export const ID_PREFIXES = {
   session: 'ses',
   delivery: 'whd',
   check: 'chk',
+  template: 'tpl',
+  flow: 'flw',
+  flowVersion: 'flv',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

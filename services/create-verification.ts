@@ -33,6 +33,7 @@ export interface NewCaseInput {
   acceptedDocuments: { country: string; types: string[] }[];
   applicant: Record<string, unknown> | null;
   claimed: Record<string, unknown> | null;
+  verifiee?: Record<string, unknown> | null;
   reference: string | null;
   locale: string | null;
   linkExpiresInSeconds: number;
@@ -69,6 +70,7 @@ export async function createCase(deps: ServiceDeps, project: IProject, input: Ne
         acceptedDocuments: input.acceptedDocuments,
         applicant: input.applicant,
         claimed: input.claimed,
+        verifiee: input.verifiee ?? null,
         reference: input.reference,
         locale: input.locale,
         engineProfile: CURRENT_ENGINE_PROFILE,

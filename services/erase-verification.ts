@@ -4,7 +4,7 @@ import { CaptureSession, CheckResult, Upload, Verification, type IVerification }
 import type { ServiceDeps } from './deps.js';
 
 /** Columns of `verifications` that can hold PII; all are nulled on erasure. */
-export const PII_COLUMNS = ['applicant', 'claimed', 'reference', 'result'] as const;
+export const PII_COLUMNS = ['applicant', 'claimed', 'verifiee', 'reference', 'result'] as const;
 
 export interface ErasureReceipt {
   id: string;

@@ -5,6 +5,7 @@ import { Project, type IProject } from '../db/entities/index.js';
 import { decryptString, encryptString, randomToken } from '../platform/crypto.js';
 import type { AppConfig } from '../platform/config.js';
 import { createApiKey } from './api-keys.js';
+import { seedSampleFlow } from './flows.js';
 
 export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; rawKey: string }> {
   if (config.mode === 'production') throw new AppError('signup_disabled_in_production', 'Self-serve signup is only available outside production.');
@@ -23,6 +24,7 @@ export async function signupSandbox(em: EntityManager, config: AppConfig, name?:
     });
     await tx.flush();
     const { raw } = await createApiKey(tx, project, 'default');
+    await seedSampleFlow(tx, project.id);
     return { project, rawKey: raw };
   });
 }

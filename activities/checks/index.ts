@@ -3,6 +3,8 @@ import type { ActivityDeps } from '../deps.js';
 import { saveOutcome } from '../check-store.js';
 import { loadCaseInputs } from '../case-inputs.js';
 import { withHeartbeat } from '../heartbeat.js';
+import { CheckResult, FlowVersion } from '../../db/entities/index.js';
+import { recordMatch, recordMatchSettingsOf, RECORD_MATCH_COMPONENT, type Collected } from './record-match.js';
 
 /**
  * The check activities. Each loads its inputs (PII) from the database and blob store, runs its
@@ -44,14 +46,19 @@ export function createCheckActivities(deps: ActivityDeps) {
         return saveOutcome(e, caseId, unavailableOutcome('face_match', 'platform', 'engine_not_in_build'));
       });
     },
-    /** Record match is evidence only; without a claimed record there is nothing to compare. */
+    /** Record match is evidence only; without a claimed record or a record-match piece there is nothing to compare. */
     async runRecordMatch(caseId: string): Promise<TCheckSummary> {
       const e = em();
       const inputs = await loadCaseInputs(e, deps.blobs, caseId);
-      if (!inputs.verification.claimed) {
-        return saveOutcome(e, caseId, { check: 'record_match', status: 'not_applicable', reasons: ['no_claimed_record'], score: null, component: 'record-match@1', models: [], evidence: {}, duration_ms: 0 });
+      const v = inputs.verification;
+      const flowVersion = v.flowId ? await e.findOne(FlowVersion, { flowId: v.flowId, version: v.flowVersionRef! }) : null;
+      const settings = recordMatchSettingsOf(flowVersion?.definition ?? null);
+      if (!v.claimed || !settings) {
+        return saveOutcome(e, caseId, { check: 'record_match', status: 'not_applicable', reasons: [v.claimed ? 'record_match_not_in_flow' : 'no_claimed_record'], score: null, component: RECORD_MATCH_COMPONENT, models: [], evidence: {}, duration_ms: 0 });
       }
-      return saveOutcome(e, caseId, unavailableOutcome('record_match', 'platform', 'engine_not_in_build'));
+      const ocr = await e.findOne(CheckResult, { verificationId: caseId, check: 'document_ocr' });
+      const collected = ((ocr?.evidence as { extracted?: Collected } | undefined)?.extracted ?? {}) as Collected;
+      return saveOutcome(e, caseId, recordMatch(settings, collected, v.claimed));
     },
   };
 }

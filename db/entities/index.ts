@@ -1,4 +1,7 @@
 import { ApiKey } from './api-key.js';
+import { Flow } from './flow.js';
+import { FlowVersion } from './flow-version.js';
+import { Template } from './template.js';
 import { CaptureSession } from './capture-session.js';
 import { CheckResult } from './check-result.js';
 import { Project } from './project.js';
@@ -6,8 +9,8 @@ import { Upload } from './upload.js';
 import { Verification } from './verification.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 
-export { ApiKey, CaptureSession, CheckResult, Project, Upload, Verification, WebhookDelivery };
-export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery];
+export { ApiKey, CaptureSession, CheckResult, Flow, FlowVersion, Project, Template, Upload, Verification, WebhookDelivery };
+export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion];
 export type { IApiKey } from './api-key.js';
 export type { ICaptureSession } from './capture-session.js';
 export type { ICheckResult } from './check-result.js';
@@ -15,3 +18,6 @@ export type { IProject } from './project.js';
 export type { IUpload } from './upload.js';
 export type { IVerification } from './verification.js';
 export type { IWebhookDelivery } from './webhook-delivery.js';
+export type { IFlow } from './flow.js';
+export type { IFlowVersion } from './flow-version.js';
+export type { ITemplate } from './template.js';

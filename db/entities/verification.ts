@@ -18,6 +18,8 @@ export const Verification = defineEntity({
     applicant: p.json<Record<string, unknown>>().nullable(),
     /** PII: the integrator's reference record for record match (intake). */
     claimed: p.json<Record<string, unknown>>().nullable(),
+    /** PII: the verifiee's contact as given at intake (`{ email }`). */
+    verifiee: p.json<Record<string, unknown>>().nullable(),
     /** PII (may identify the person in the integrator's system). */
     reference: p.string().length(200).nullable(),
     locale: p.string().length(8).nullable(),
