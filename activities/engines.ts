@@ -4,7 +4,8 @@
  * hash mismatch) is remembered as unavailable with its reason, and its checks report
  * `unavailable`: never a pass.
  */
-export type EngineName = 'document' | 'faces' | 'authenticity';
+/** `<engine>:<engine profile id>`: one instance per engine and profile, since settings differ between profiles. */
+export type EngineName = `${'document' | 'faces' | 'authenticity'}:${string}`;
 
 export type EngineSlot<T> = { ok: true; engine: T } | { ok: false; reason: string };
 
@@ -25,7 +26,7 @@ export function createEngineRegistry(log: { warn(o: object, m: string): void }):
             log.warn({ engine: name, err: err.message }, 'engine unavailable');
             // Forget the failure after a minute so a fixed deployment recovers without a restart.
             setTimeout(() => slots.delete(name), 60_000).unref();
-            return { ok: false as const, reason: `${name}_engine_unavailable` };
+            return { ok: false as const, reason: `${name.split(':')[0]}_engine_unavailable` };
           },
         );
         slots.set(name, slot);

@@ -37,6 +37,17 @@ interface PolicyRevision {
  *     `uncalibrated_document_scope` → manual_review_recommended.
  *  5. otherwise no_material_concerns.
  *  Record match is evidence only and never changes the assessment.
+ *
+ *  How engine findings reach steps 3 and 4 (each engine marks strong evidence `failed`, weak `review`):
+ *  - authenticity: strong `tampering_suspected`, `screen_recapture_suspected`,
+ *    `print_recapture_suspected`, `editing_software_detected` (a pixel editor) or
+ *    `thumbnail_inconsistent` → material_inconsistency; weak `metadata_inconsistent`,
+ *    `capture_time_inconsistent`, `editor_quantization_detected`, `double_compression_detected`,
+ *    `copy_move_detected`, a weak model finding, or a re-save alone → manual review.
+ *  - document: check-digit, visual/MRZ, expiry, issuing-state and applicant-data mismatches are
+ *    strong; LOW-confidence template facts are weak (DOCUMENT_FACTS.md).
+ *  - liveness and face match: challenge incomplete, illumination mismatch, presentation attack,
+ *    identity inconsistent and face mismatch are strong; multiple faces or no face are weak.
  */
 export const POLICY_REVISIONS: Readonly<Record<string, PolicyRevision>> = {
   'dp-2026.11-1': {

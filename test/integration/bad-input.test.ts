@@ -108,8 +108,9 @@ describe('bad input gets a clear 4xx problem and changes nothing', () => {
     const v = await createVerification(key);
     const token = tokenOf(v.onboarding_url);
     const frame = await sampleJpeg(160, 120);
+    const challenge = (await api('POST', `/o/${token}/challenge`)).body;
     let last = 0;
-    for (let i = 0; i < 121; i++) last = (await upload(token, 'liveness_frame', frame, `f${i}.jpg`, { t_ms: i * 80 })).status;
+    for (let i = 0; i < 121; i++) last = (await upload(token, 'liveness_frame', frame, `f${i}.jpg`, { nonce: challenge.nonce, timestamp_ms: i * 80, colour: challenge.colours[0].colour })).status;
     expect(last).toBe(413);
     expect(await countRows('uploads', 'verification_id = $1', [v.id])).toBe(120);
   });

@@ -48,10 +48,11 @@ describe('PII stays out of Temporal and the logs', () => {
 describe('erasure', () => {
   it('removes every PII value and blob of a completed Case, keeps a PII-free tombstone, and repeats its receipt', async () => {
     const { key, v } = await completedCase();
-    expect(readdirSync(blobDir(v.id))).toHaveLength(2);
+    const blobs = readdirSync(blobDir(v.id)).length;
+    expect(blobs).toBeGreaterThanOrEqual(2); // the two captures, plus what the checks derived from them
     const r = await api('DELETE', `/v1/verifications/${v.id}`, { key });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: v.id, status: 'erased', erased: { files: 2 } });
+    expect(r.body).toMatchObject({ id: v.id, status: 'erased', erased: { files: blobs } });
     expect(r.body.erased.fields).toEqual(expect.arrayContaining(['applicant', 'reference', 'result', 'uploads', 'check_evidence']));
     for (const needle of PII_NEEDLES) expect(JSON.stringify(r.body)).not.toContain(needle);
 

@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { AuthenticityError, createAuthenticityEngine } from './index.js';
+import type { Zone } from './zones.js';
+
+/**
+ * `npm run engine -- authenticity [--kind document_back] [--session-start ISO] [--submitted ISO]
+ *  [--zones zones.json] <image>...` → one JSON line per file:
+ * `{ file, score, status, reasons, signals, models, duration_ms }`, or `{ file, error }` with a
+ * PII-free error code. `zones.json` is an array of `{ name, x, y, width, height }` applied to
+ * every file (or an object keyed by file path).
+ */
+export async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      kind: { type: 'string', default: 'document_front' },
+      'session-start': { type: 'string' },
+      submitted: { type: 'string' },
+      zones: { type: 'string' },
+    },
+  });
+  if (positionals.length === 0) {
+    process.stderr.write('usage: npm run engine -- authenticity [--kind document_front|document_back] [--session-start ISO] [--submitted ISO] [--zones zones.json] <image>...\n');
+    process.exitCode = 2;
+    return;
+  }
+  const kind = values.kind === 'document_back' ? 'document_back' : 'document_front';
+  const zonesArg = values.zones ? (JSON.parse(await readFile(values.zones, 'utf8')) as Zone[] | Record<string, Zone[]>) : undefined;
+  const engine = await createAuthenticityEngine();
+  try {
+    for (const file of positionals) {
+      try {
+        const bytes = await readFile(file);
+        const zones = Array.isArray(zonesArg) ? zonesArg : zonesArg?.[file];
+        const outcome = await engine.analyze({
+          bytes,
+          kind,
+          zones,
+          sessionStartedAt: values['session-start'] ? new Date(values['session-start']) : undefined,
+          submittedAt: values.submitted ? new Date(values.submitted) : undefined,
+        });
+        process.stdout.write(
+          JSON.stringify({
+            file,
+            score: outcome.score,
+            status: outcome.status,
+            reasons: outcome.reasons,
+            signals: outcome.evidence.signals,
+            models: outcome.models,
+            duration_ms: outcome.duration_ms,
+          }) + '\n',
+        );
+      } catch (err) {
+        const code = err instanceof AuthenticityError ? err.code : err && (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file_not_found' : 'internal_error';
+        process.stdout.write(JSON.stringify({ file, error: code }) + '\n');
+        process.exitCode = 1;
+      }
+    }
+  } finally {
+    await engine.close();
+  }
+}

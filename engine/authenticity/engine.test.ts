@@ -1,0 +1,121 @@
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZCheckOutcome } from '../../domain/checks.js';
+import { generateSample } from './attacks/index.js';
+import { ATTACK_LABELS, type DocumentImage, type SampleLabel } from './attacks/types.js';
+import { FEATURE_NAMES } from './features.js';
+import { AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
+import { MODEL_DIR } from './model/classifier.js';
+import { facesForSplit, renderCard } from './training/render-card.js';
+import { createRng } from './training/rng.js';
+
+// Held-out portraits and a seed the training corpus never used.
+const SEED = 424242;
+const CAPTURED = new Date('2026-11-02T09:30:00Z');
+const faces = facesForSplit('test');
+let engine: AuthenticityEngine;
+const cards: DocumentImage[] = [];
+
+async function sample(doc: number, label: SampleLabel) {
+  const rng = createRng(SEED).fork(`${doc}-${label}`);
+  return generateSample(cards[doc]!, label, rng, { capturedAt: CAPTURED, donorFacePath: faces[(doc + 1) % faces.length] });
+}
+
+async function analyze(bytes: Buffer, zones?: DocumentImage['zones']) {
+  const out = await engine.analyze({
+    bytes,
+    kind: 'document_front',
+    zones,
+    sessionStartedAt: new Date(CAPTURED.getTime() - 60_000),
+    submittedAt: new Date(CAPTURED.getTime() + 60_000),
+  });
+  return ZCheckOutcome.parse(out);
+}
+
+beforeAll(async () => {
+  engine = await createAuthenticityEngine();
+  for (let d = 0; d < 3; d++) cards.push(await renderCard(createRng(SEED).fork(`card-${d}`), faces));
+});
+afterAll(async () => engine?.close());
+
+describe('authenticity engine', () => {
+  it('passes clean camera-like captures and stamps the verified model', async () => {
+    const statuses: string[] = [];
+    for (let d = 0; d < 3; d++) {
+      const s = await sample(d, 'clean');
+      const out = await analyze(s.bytes, s.zones);
+      expect(out.check).toBe('authenticity');
+      expect(out.models).toEqual([{ name: DEFAULT_AUTHENTICITY_SETTINGS.model.name, sha256: DEFAULT_AUTHENTICITY_SETTINGS.model.sha256 }]);
+      statuses.push(out.status);
+    }
+    expect(statuses.filter((s) => s === 'passed').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('flags an editor re-save that carries a Software tag', async () => {
+    const s = await sample(0, 'clean');
+    const resaved = await sharp(s.bytes)
+      .jpeg({ quality: 82 })
+      .withExif({ IFD0: { Make: 'samsung', Model: 'SM-A546B', Software: 'Adobe Photoshop 25.1 (Windows)' } } as never)
+      .toBuffer();
+    const out = await analyze(resaved);
+    expect(out.status).toBe('failed');
+    expect(out.reasons).toContain('editing_software_detected');
+    expect(out.score).toBeGreaterThan(0.5);
+  });
+
+  for (const label of ATTACK_LABELS) {
+    it(`flags generated ${label} attacks`, async () => {
+      const flagged: boolean[] = [];
+      for (let d = 0; d < 3; d++) {
+        const s = await sample(d, label);
+        const out = await analyze(s.bytes, s.zones);
+        flagged.push(out.status !== 'passed');
+      }
+      expect(flagged.filter(Boolean).length).toBeGreaterThanOrEqual(2);
+    });
+  }
+
+  it('keeps GPS in the evidence and out of the reasons', async () => {
+    const s = await sample(1, 'clean');
+    const withGps = await sharp(s.bytes)
+      .withExif({
+        IFD0: { Make: 'Google', Model: 'Pixel 7a' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '19/1 25/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '99/1 8/1 0/1' },
+      } as never)
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const out = await analyze(withGps);
+    const metadata = out.evidence.metadata as Record<string, unknown>;
+    expect(metadata.gps_present).toBe(true);
+    expect(metadata.gps_latitude).toBeCloseTo(19.4167, 3);
+    expect(out.reasons.join(',')).not.toMatch(/gps|location/);
+  });
+
+  it('rejects bytes that are not an image with a clear code', async () => {
+    await expect(engine.analyze({ bytes: Buffer.from('%PDF-1.7 not an image'), kind: 'document_front' })).rejects.toMatchObject({
+      code: 'unsupported_image_format',
+    });
+    const s = await sample(2, 'clean');
+    await expect(engine.analyze({ bytes: s.bytes.subarray(0, 600), kind: 'document_front' })).rejects.toBeInstanceOf(AuthenticityError);
+  });
+});
+
+describe('model integrity', () => {
+  it('refuses a model file whose sha256 differs from the pinned one', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'authenticity-model-'));
+    const file = DEFAULT_AUTHENTICITY_SETTINGS.model.file;
+    await copyFile(path.join(MODEL_DIR, file), path.join(dir, file));
+    const bytes = await readFile(path.join(dir, file));
+    bytes[bytes.length - 10] ^= 0xff;
+    await writeFile(path.join(dir, file), bytes);
+    await expect(createAuthenticityEngine({ ...DEFAULT_AUTHENTICITY_SETTINGS, modelDir: dir })).rejects.toMatchObject({ code: 'model_integrity_failed' });
+  });
+
+  it('trains on the feature order the TypeScript extractor produces', async () => {
+    const spec = JSON.parse(await readFile(path.join(MODEL_DIR, '..', 'training', 'feature-spec.json'), 'utf8')) as { features: string[] };
+    expect(spec.features).toEqual([...FEATURE_NAMES]);
+  });
+});

@@ -1,0 +1,215 @@
+import type { DecodedImage } from './image/decode.js';
+import { lumaOf } from './image/decode.js';
+import { largestCluster, meanInBox, quantile, robustZ, type Box } from './forensics/block-maps.js';
+import { blockGrid, type BlockGridResult } from './forensics/block-grid.js';
+import { captureCues, type CaptureCues } from './forensics/capture-cues.js';
+import { detectCopyMove, type CopyMoveResult } from './forensics/copy-move.js';
+import { analyzeDoubleCompression, type DoubleCompressionResult } from './forensics/double-compression.js';
+import { BLOCK, errorLevelMaps } from './forensics/error-level.js';
+import { noiseResidualMap } from './forensics/noise-residual.js';
+import { spectralFeatures, type SpectralFeatures } from './forensics/spectral.js';
+import type { QuantizationFingerprint } from './metadata/quantization.js';
+import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from './zones.js';
+
+/**
+ * The one feature extractor used both to build the training set and at inference, so that the
+ * classifier sees exactly the numbers it was trained on. Metadata tags are deliberately NOT
+ * features: they are trivially forged or stripped, and they are judged by explicit rules; the
+ * model judges pixels (plus the JPEG quality, which the pixel statistics depend on).
+ * Changing anything here changes FEATURE_NAMES' meaning: retrain and bump the model version.
+ */
+export const FEATURE_NAMES = [
+  'jpeg_quality',
+  'dq_available',
+  'dq_score',
+  'dq_max_score',
+  'dq_gap_rate',
+  'dq_primary_gap',
+  'zone_portrait_dq_delta',
+  'zone_portrait_gap_delta',
+  'grid_current',
+  'grid_shifted',
+  'ela_mean',
+  'ela_p99_z',
+  'ela_frac_z4',
+  'ela_cluster',
+  'ela_spread',
+  'noise_median',
+  'noise_p1_z',
+  'noise_p99_z',
+  'noise_low_cluster',
+  'noise_high_cluster',
+  'noise_spread',
+  ...ZONE_KINDS.flatMap((k) => [`zone_${k}_ela_z`, `zone_${k}_noise_z`, `zone_${k}_grad_ratio`]),
+  'copy_move_score',
+  'copy_move_votes',
+  'spec_luma_peak_max',
+  'spec_luma_peak_top',
+  'spec_luma_peak_count',
+  'spec_chroma_peak_max',
+  'spec_chroma_peak_top',
+  'spec_chroma_peak_count',
+  'spec_high_freq_share',
+  'dark_border',
+  'dark_border_sides',
+  'glare_share',
+  'glare_tile_max',
+  'saturation_p50',
+  'saturation_p95',
+  'black_level',
+  'white_level',
+  'blue_cast',
+  'colorfulness',
+  'sharpness',
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+
+export interface ForensicParts {
+  doubleCompression: DoubleCompressionResult;
+  grid: BlockGridResult;
+  copyMove: CopyMoveResult;
+  spectral: SpectralFeatures;
+  cues: CaptureCues;
+  local: {
+    elaP99Z: number;
+    elaCluster: number;
+    noiseLowCluster: number;
+    zones: Partial<Record<ZoneKind, { elaZ: number; noiseZ: number; gradRatio: number }>>;
+  };
+}
+
+export interface FeatureVector {
+  values: Float32Array;
+  parts: ForensicParts;
+}
+
+const log1p = (v: number) => Math.log1p(Math.max(0, v));
+
+export async function extractFeatures(
+  image: DecodedImage,
+  quantization: QuantizationFingerprint | null,
+  lumaTableIn: Uint16Array | null,
+  zones: Zone[] = [],
+): Promise<FeatureVector> {
+  const native = image.native;
+  let lumaTable = lumaTableIn;
+  const luma = lumaOf(native);
+  const [ela] = await Promise.all([errorLevelMaps(native, luma)]);
+  const dq = analyzeDoubleCompression(luma, native.width, native.height, image.format === 'jpeg' ? lumaTable : null);
+  if (image.format !== 'jpeg') lumaTable = null;
+  const grid = blockGrid(luma, native.width, native.height);
+  const noise = noiseResidualMap(luma, native.width, native.height, BLOCK);
+  const zE = robustZ(ela.elaPerTexture, 0.05);
+  const zN = robustZ(noise, 0.05);
+  const negN = zN.map((v) => -v);
+  const nBlocks = Math.max(1, zE.length);
+  let frac4 = 0;
+  for (const v of zE) if (v > 4) frac4++;
+  const gradMedian = Math.max(0.5, quantile(ela.gradient.values, 0.5));
+  const noiseP5 = quantile(noise.values, 0.05);
+  const noiseP95 = quantile(noise.values, 0.95);
+
+  const zoneFeatures: ForensicParts['local']['zones'] = {};
+  let portraitDq = 0;
+  let portraitGap = 0;
+  for (const z of zones) {
+    const kind = zoneKind(z.name);
+    if (!kind || zoneFeatures[kind]) continue;
+    const stored = toStoredFrame(z, image.orientation, image.width, image.height);
+    const box: Box = { x: stored.x - native.left, y: stored.y - native.top, width: stored.width, height: stored.height };
+    const e = meanInBox(zE, ela.elaPerTexture, box);
+    const nz = meanInBox(zN, noise, box);
+    const g = meanInBox(ela.gradient.values, ela.gradient, box);
+    if (e === null || nz === null || g === null) continue;
+    zoneFeatures[kind] = { elaZ: e, noiseZ: nz, gradRatio: Math.log((g + 0.5) / gradMedian) };
+    if (kind === 'portrait' && dq.available) {
+      // A pasted portrait lacks the aligned double-quantisation traces the rest of the page has.
+      const inside = analyzeDoubleCompression(luma, native.width, native.height, lumaTable, box);
+      if (inside.available && inside.blocks > 200) {
+        portraitDq = inside.score - dq.score;
+        portraitGap = inside.primaryGap - dq.primaryGap;
+      }
+    }
+  }
+
+  const half = halve(lumaOf(image.small), image.small.width, image.small.height);
+  const copyMove = detectCopyMove(half.luma, half.width, half.height);
+  const spectral = spectralFeatures(native);
+  const cues = captureCues(image.small);
+
+  const values: number[] = [
+    (quantization?.lumaQuality ?? 100) / 100,
+    dq.available ? 1 : 0,
+    dq.score,
+    dq.maxScore,
+    dq.gapRate,
+    dq.primaryGap,
+    portraitDq,
+    portraitGap,
+    grid.current,
+    grid.shifted,
+    log1p(ela.meanError),
+    quantile(zE, 0.99),
+    frac4 / nBlocks,
+    largestCluster(zE, ela.elaPerTexture.cols, ela.elaPerTexture.rows, 3) / nBlocks,
+    Math.log((quantile(ela.elaPerTexture.values, 0.95) + 0.05) / (quantile(ela.elaPerTexture.values, 0.5) + 0.05)),
+    log1p(quantile(noise.values, 0.5)),
+    quantile(zN, 0.01),
+    quantile(zN, 0.99),
+    largestCluster(negN, noise.cols, noise.rows, 3) / nBlocks,
+    largestCluster(zN, noise.cols, noise.rows, 3) / nBlocks,
+    Math.log((noiseP95 + 0.05) / (noiseP5 + 0.05)),
+    ...ZONE_KINDS.flatMap((k) => {
+      const f = zoneFeatures[k];
+      // Absent zone: the neutral value (z = 0, same texture as the median block).
+      return f ? [f.elaZ, f.noiseZ, f.gradRatio] : [0, 0, 0];
+    }),
+    copyMove.score,
+    log1p(copyMove.votes),
+    spectral.lumaPeakMax,
+    spectral.lumaPeakTop,
+    log1p(spectral.lumaPeakCount),
+    spectral.chromaPeakMax,
+    spectral.chromaPeakTop,
+    log1p(spectral.chromaPeakCount),
+    spectral.highFreqShare,
+    cues.darkBorder,
+    cues.darkBorderSides,
+    cues.glareShare,
+    cues.glareTileMax,
+    cues.saturationP50,
+    cues.saturationP95,
+    cues.blackLevel / 255,
+    cues.whiteLevel / 255,
+    cues.blueCast / 255,
+    cues.colorfulness / 100,
+    cues.sharpness,
+  ];
+  if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
+  const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));
+  return {
+    values: vec,
+    parts: {
+      doubleCompression: dq,
+      grid,
+      copyMove,
+      spectral,
+      cues,
+      local: { elaP99Z: values[FEATURE_NAMES.indexOf('ela_p99_z')]!, elaCluster: values[FEATURE_NAMES.indexOf('ela_cluster')]!, noiseLowCluster: values[FEATURE_NAMES.indexOf('noise_low_cluster')]!, zones: zoneFeatures },
+    },
+  };
+}
+
+/** 2×2 box average: the copy-move search runs on a ≤384-px luma to stay within budget. */
+function halve(luma: Float32Array, width: number, height: number): { luma: Float32Array; width: number; height: number } {
+  const w = width >> 1;
+  const h = height >> 1;
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = 2 * y * width + 2 * x;
+      out[y * w + x] = (luma[i]! + luma[i + 1]! + luma[i + width]! + luma[i + width + 1]!) / 4;
+    }
+  }
+  return { luma: out, width: w, height: h };
+}

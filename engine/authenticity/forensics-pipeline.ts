@@ -1,0 +1,35 @@
+import type { DecodedImage } from './image/decode.js';
+import { decodeForForensics } from './image/decode.js';
+import { analyzeMetadata, type MetadataResult } from './metadata/metadata-analysis.js';
+import { extractFeatures, type FeatureVector } from './features.js';
+import type { AuthenticitySettings } from './settings.js';
+import type { Zone } from './zones.js';
+
+/**
+ * Bytes → metadata findings + feature vector. The engine and the training-set builder both call
+ * exactly this, so training and inference can never drift apart.
+ */
+export interface ForensicsInput {
+  bytes: Buffer;
+  zones?: Zone[];
+  sessionStartedAt?: Date;
+  submittedAt?: Date;
+}
+
+export interface ForensicsResult {
+  image: DecodedImage;
+  metadata: MetadataResult;
+  features: FeatureVector;
+}
+
+export async function runForensics(input: ForensicsInput, settings: AuthenticitySettings): Promise<ForensicsResult> {
+  const image = await decodeForForensics(input.bytes, settings);
+  const metadata = await analyzeMetadata(
+    input.bytes,
+    { width: image.width, height: image.height, sessionStartedAt: input.sessionStartedAt, submittedAt: input.submittedAt },
+    settings,
+  );
+  const lumaTable = metadata.structure.quantTables.find((t) => t.id === 0)?.values ?? metadata.structure.quantTables[0]?.values ?? null;
+  const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? []);
+  return { image, metadata, features };
+}

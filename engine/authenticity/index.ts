@@ -1,0 +1,117 @@
+import { performance } from 'node:perf_hooks';
+import type { TCheckOutcome } from '../../domain/checks.js';
+import { decide, modelSignal, round3 } from './decide.js';
+import { AuthenticityError } from './errors.js';
+import { runForensics } from './forensics-pipeline.js';
+import { loadClassifier, type Classifier } from './model/classifier.js';
+import { DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+import { signal, type Signal } from './signals.js';
+import type { Zone } from './zones.js';
+
+export { AuthenticityError, AUTHENTICITY_ERROR_CODES, type AuthenticityErrorCode } from './errors.js';
+export { DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+export { SIGNAL_CODES, type Signal, type SignalCode } from './signals.js';
+
+export interface AuthenticityInput {
+  /** Original uploaded bytes, never re-encoded before this. */
+  bytes: Buffer;
+  kind: 'document_front' | 'document_back';
+  sessionStartedAt?: Date;
+  submittedAt?: Date;
+  /** Optional zone boxes in the displayed (EXIF-oriented) frame: portrait, mrz, number. */
+  zones?: Zone[];
+}
+
+export interface AuthenticityEngine {
+  analyze(input: AuthenticityInput): Promise<TCheckOutcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads and verifies the classifier once (sha256 against the settings; a mismatch throws
+ * `model_integrity_failed`), then analyses one image per call. Input problems throw
+ * AuthenticityError with a PII-free code; the caller maps them to an `unavailable` outcome or
+ * an upload rejection.
+ */
+export async function createAuthenticityEngine(settings: AuthenticitySettings = DEFAULT_AUTHENTICITY_SETTINGS): Promise<AuthenticityEngine> {
+  const cfg = ZAuthenticitySettings.parse(settings);
+  const classifier: Classifier = await loadClassifier(cfg);
+  const component = `authenticity-engine@${cfg.version}`;
+  let closed = false;
+
+  return {
+    async analyze(input) {
+      if (closed) throw new Error('authenticity engine is closed');
+      if (!Buffer.isBuffer(input.bytes)) throw new AuthenticityError('image_unreadable', 'bytes must be a Buffer');
+      const t0 = performance.now();
+      const forensics = await runForensics(input, cfg);
+      const { metadata, features, image } = forensics;
+      const signals: Signal[] = [...metadata.signals];
+      const parts = features.parts;
+
+      if (parts.doubleCompression.available && parts.doubleCompression.primaryGap > cfg.doubleCompressionThreshold) {
+        signals.push(
+          signal('double_compression_detected', 'weak', 'forensics', {
+            primary_gap: round3(parts.doubleCompression.primaryGap),
+            periodicity: round3(parts.doubleCompression.score),
+          }),
+        );
+      }
+      if (parts.copyMove.score > cfg.copyMoveThreshold && parts.copyMove.votes >= 40) {
+        signals.push(
+          signal('copy_move_detected', 'weak', 'forensics', {
+            score: round3(parts.copyMove.score),
+            votes: parts.copyMove.votes,
+            shift: parts.copyMove.shift ?? [],
+          }),
+        );
+      }
+
+      const prediction = await classifier.predict(features.values);
+      const model = modelSignal(prediction, cfg);
+      if (model.signal) signals.push(model.signal);
+      const verdict = decide(signals, model.risk);
+
+      return {
+        check: 'authenticity',
+        status: verdict.status,
+        reasons: verdict.reasons,
+        score: verdict.score,
+        component,
+        models: [{ name: classifier.name, sha256: classifier.sha256 }],
+        evidence: {
+          kind: input.kind,
+          settings_version: cfg.version,
+          image: { format: image.format, width: image.width, height: image.height, orientation: image.orientation },
+          signals,
+          metadata: metadata.evidence,
+          model: {
+            risk: round3(model.risk),
+            probabilities: Object.fromEntries(Object.entries(prediction.probabilities).map(([k, v]) => [k, round3(v)])),
+          },
+          forensics: {
+            double_compression: {
+              available: parts.doubleCompression.available,
+              periodicity: round3(parts.doubleCompression.score),
+              max_periodicity: round3(parts.doubleCompression.maxScore),
+              primary_gap: round3(parts.doubleCompression.primaryGap),
+            },
+            block_grid: { current: round3(parts.grid.current), shifted: round3(parts.grid.shifted) },
+            copy_move: { score: round3(parts.copyMove.score), votes: parts.copyMove.votes },
+            error_level: { p99_z: round3(parts.local.elaP99Z), cluster: round3(parts.local.elaCluster) },
+            noise: { low_cluster: round3(parts.local.noiseLowCluster) },
+            zones: parts.local.zones,
+            spectral: Object.fromEntries(Object.entries(parts.spectral).map(([k, v]) => [k, round3(v)])),
+            capture_cues: Object.fromEntries(Object.entries(parts.cues).map(([k, v]) => [k, round3(v)])),
+          },
+        },
+        duration_ms: Math.round(performance.now() - t0),
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await classifier.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { analyzeDocument, type AnalyzeInput, type AnalyzeResult } from './analyze.js';
+import { GlyphReader } from './mrz/glyphs.js';
+import { mrzWorker, verifyModels, visualWorker, type ModelStamp } from './ocr/workers.js';
+import { resolveSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
+
+export type { AnalyzeInput, AnalyzeResult, Extracted, DocumentType } from './analyze.js';
+export { DEFAULT_DOCUMENT_SETTINGS, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
+export { DocumentEngineError, type ModelStamp } from './ocr/workers.js';
+
+export interface DocumentEngine {
+  readonly settings: TDocumentEngineSettings;
+  /** sha256 of every model and font that changes an answer; stamped into each outcome. */
+  readonly models: ModelStamp[];
+  analyze(input: AnalyzeInput): Promise<AnalyzeResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * One engine per worker process: it keeps two tesseract workers alive (MRZ model and English for
+ * the visual zone) and the OCR-B glyph references, so that a document costs OCR time only. Calls are serialised per worker.
+ */
+export async function createDocumentEngine(overrides?: DocumentEngineSettings): Promise<DocumentEngine> {
+  const settings = resolveSettings(overrides);
+  const models = verifyModels(settings.tessdata.mrzSha256);
+  let glyph: Promise<GlyphReader> | undefined;
+  const workers = {
+    mrz: mrzWorker(settings.tessdata.mrzSha256),
+    visual: visualWorker(),
+    // Built once from the OCR-B font at the rectified MRZ pitch (about 0.4 s).
+    glyph: () => (settings.ocr.glyphReader && models.some((m) => m.name.startsWith('fonts-ocr-b')) ? (glyph ??= GlyphReader.create(2.54 * settings.pxPerMm)) : Promise.resolve(undefined)),
+    models,
+  };
+  return {
+    settings,
+    models,
+    analyze: (input) => analyzeDocument(input, settings, workers),
+    close: async () => {
+      await Promise.all([workers.mrz.close(), workers.visual.close()]);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { MrzFormat } from './parse.js';
+
+/**
+ * Which positions of each MRZ line hold digits only ('9'), letters only ('A'), letters or `<`
+ * ('a'), or anything ('*'). OCR confuses O/0, I/1, S/5, B/8…; where the format allows only one
+ * class, the confusable of the other class is mapped back. Check digits still decide validity.
+ */
+const SHAPES: Record<MrzFormat, string[]> = {
+  TD3: ['Aa' + 'aaa' + 'a'.repeat(39), '*********9' + 'aaa' + '9999999' + 'a' + '9999999' + '*'.repeat(14) + '*9'],
+  TD2: ['Aa' + 'aaa' + 'a'.repeat(31), '*********9' + 'aaa' + '9999999' + 'a' + '9999999' + '*'.repeat(7) + '9'],
+  TD1: ['Aa' + 'aaa' + '*'.repeat(25), '9999999' + 'a' + '9999999' + 'aaa' + '*'.repeat(11) + '9', 'a'.repeat(30)],
+};
+
+const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', B: '8', G: '6' };
+const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G' };
+
+export function repairLines(lines: string[], format: MrzFormat): string[] {
+  const shape = SHAPES[format];
+  return lines.map((line, li) => {
+    const s = shape[li] ?? '';
+    return Array.from(line, (c, i) => {
+      const k = s[i];
+      if (k === '9') return TO_DIGIT[c] ?? c;
+      if (k === 'A' || k === 'a') return TO_LETTER[c] ?? c;
+      return c;
+    }).join('');
+  });
+}
+
+/** The kept lines' OCR confidence (0..1), for the read's score. */
+export function keptLineConfidence(raw: { text: string; confidence: number }[], format: MrzFormat): number {
+  const { width, count } = shape(format);
+  const kept = raw.filter((l) => fitsWidth(normalizeChars(l.text), width)).slice(-count);
+  return kept.length ? Math.min(...kept.map((l) => l.confidence)) / 100 : 0;
+}
+
+const shape = (format: MrzFormat) => ({ width: format === 'TD1' ? 30 : format === 'TD2' ? 36 : 44, count: format === 'TD1' ? 3 : 2 });
+const normalizeChars = (l: string) => l.toUpperCase().replace(/[«‹]/g, '<').replace(/\s+/g, '').replace(/[^A-Z0-9<]/g, '');
+const fitsWidth = (l: string, width: number) => l.length >= width * 0.8 && l.length <= width * 1.15;
+
+/** OCR output to candidate MRZ lines: keep the MRZ alphabet, fit the expected length. */
+export function cleanOcrLines(raw: string[], format: MrzFormat): string[] | null {
+  const { width, count } = shape(format);
+  const cleaned = raw.map(normalizeChars).filter((l) => fitsWidth(l, width));
+  if (cleaned.length < count) return null;
+  const lines = cleaned.slice(-count).map((l) => {
+    if (l.length === width) return l;
+    // Fillers are where OCR most often drops or adds a `<`: fix the run of fillers nearest the end.
+    if (l.length > width) return l.replace(/<{2,}(?=[^<]*$)/, (m) => m.slice(0, Math.max(1, m.length - (l.length - width)))).slice(0, width).padEnd(width, '<');
+    const m = /<+(?=[^<]{0,3}$)/.exec(l);
+    if (m) return l.slice(0, m.index) + '<'.repeat(m[0].length + width - l.length) + l.slice(m.index + m[0].length);
+    return l.padEnd(width, '<');
+  });
+  return lines.every((l) => l.length === width) ? lines : null;
+}

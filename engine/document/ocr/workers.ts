@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { cacheDir, tessdataDir } from '../../assets.js';
+
+export class DocumentEngineError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export interface OcrLine { text: string; confidence: number }
+export interface OcrResult { text: string; confidence: number; lines: OcrLine[] }
+
+/**
+ * One long-lived tesseract worker per model (start costs 0.5–0.8 s). Jobs on a worker run one at
+ * a time; a timed-out job leaves the worker busy, so the worker is replaced rather than reused.
+ */
+export class OcrWorker {
+  private worker?: Promise<Worker>;
+  private chain: Promise<unknown> = Promise.resolve();
+  private lastParams = '';
+
+  constructor(private readonly start: () => Promise<Worker>, readonly name: string) {}
+
+  private get(): Promise<Worker> {
+    this.worker ??= this.start();
+    return this.worker;
+  }
+
+  /** `lines: false` skips the layout output, which costs a third of a small crop's time. */
+  async recognize(image: Buffer, params: Record<string, string>, timeoutMs: number, opts: { lines?: boolean } = {}): Promise<OcrResult> {
+    const run = this.chain.then(async () => {
+      const worker = await this.get();
+      const key = JSON.stringify(params);
+      if (key !== this.lastParams) {
+        await worker.setParameters(params);
+        this.lastParams = key;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DocumentEngineError('ocr_timeout', `${this.name} OCR exceeded ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        const res = await Promise.race([worker.recognize(image, {}, { text: true, blocks: opts.lines !== false }), timeout]);
+        const lines: OcrLine[] = [];
+        for (const b of res.data.blocks ?? []) for (const p of b.paragraphs) for (const l of p.lines) lines.push({ text: l.text.trim(), confidence: l.confidence });
+        return { text: res.data.text, confidence: res.data.confidence, lines };
+      } catch (err) {
+        if (err instanceof DocumentEngineError) {
+          const stale = this.worker;
+          this.worker = undefined;
+          this.lastParams = '';
+          void stale?.then((w) => w.terminate()).catch(() => undefined);
+        }
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await (await w).terminate();
+  }
+}
+
+export function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** The MRZ model, refused unless its bytes match the pinned sha256 (it changes every answer). */
+export function mrzWorker(expectedSha256: string): OcrWorker {
+  const dir = tessdataDir();
+  const file = path.join(dir, 'mrz.traineddata');
+  return new OcrWorker(async () => {
+    let actual: string;
+    try {
+      actual = sha256File(file);
+    } catch {
+      throw new DocumentEngineError('ocr_model_missing', `mrz.traineddata not found in ${dir}`);
+    }
+    if (actual !== expectedSha256) throw new DocumentEngineError('ocr_model_mismatch', 'mrz.traineddata sha256 does not match the pinned value');
+    const cachePath = path.join(cacheDir(), 'tesseract');
+    mkdirSync(cachePath, { recursive: true });
+    const w = await createWorker('mrz', OEM.LSTM_ONLY, { langPath: dir, gzip: false, cacheMethod: 'none', cachePath });
+    await w.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+    return w;
+  }, 'mrz');
+}
+
+/** Stock English LSTM for the visual zone; the Portuguese and Spanish captions are fixed text we do not need to read. */
+export function visualWorker(): OcrWorker {
+  const langPath = path.dirname(engDataPath());
+  return new OcrWorker(async () => {
+    const cachePath = path.join(cacheDir(), 'tesseract');
+    mkdirSync(cachePath, { recursive: true });
+    return createWorker('eng', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none', cachePath });
+  }, 'visual');
+}
+
+export interface ModelStamp { name: string; sha256: string }
+
+export function engDataPath(): string {
+  const require = createRequire(import.meta.url);
+  const eng = require('@tesseract.js-data/eng') as { langPath: string };
+  return path.join(eng.langPath.replace(/4\.0\.0$/, '4.0.0_best_int'), 'eng.traineddata.gz');
+}
+
+/** The OCR-B font the glyph reader renders its references from (Debian `fonts-ocr-b`). */
+export const OCRB_FONT = '/usr/share/fonts/opentype/ocr-b/OCRB.otf';
+
+/**
+ * Checks the pinned MRZ model and stamps every file that changes an answer, so that an engine
+ * profile records exactly what ran. Throws `ocr_model_missing` / `ocr_model_mismatch` at start-up
+ * rather than on the first document.
+ */
+export function verifyModels(expectedMrzSha256: string): ModelStamp[] {
+  const mrzFile = path.join(tessdataDir(), 'mrz.traineddata');
+  let mrz: string;
+  try {
+    mrz = sha256File(mrzFile);
+  } catch {
+    throw new DocumentEngineError('ocr_model_missing', `mrz.traineddata not found in ${tessdataDir()}`);
+  }
+  if (mrz !== expectedMrzSha256) throw new DocumentEngineError('ocr_model_mismatch', 'mrz.traineddata sha256 does not match the pinned value');
+  const stamps: ModelStamp[] = [{ name: 'tessdata/mrz.traineddata', sha256: mrz }, { name: '@tesseract.js-data/eng/4.0.0_best_int', sha256: sha256File(engDataPath()) }];
+  try {
+    stamps.push({ name: 'fonts-ocr-b/OCRB.otf', sha256: sha256File(OCRB_FONT) });
+  } catch {
+    // Without the font the glyph reader cannot build its references; the engine then runs tesseract only.
+  }
+  return stamps;
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Everything that changes an answer of the document engine. The platform stamps a parsed copy
+ * into an immutable engine profile, so a change here is a new `version`.
+ */
+export const ZDocumentEngineSettings = z.object({
+  version: z.string(),
+  /** sharp `limitInputPixels`: rejects decompression bombs before decoding. */
+  maxInputPixels: z.number().int().positive(),
+  maxInputBytes: z.number().int().positive(),
+  /** Longest side after normalisation; phone photos are downscaled to it. */
+  workingMaxSide: z.number().int().positive(),
+  /** Rectified document width in pixels per millimetre. */
+  pxPerMm: z.number().positive(),
+  ocr: z.object({
+    /** Try the fixed-pitch OCR-B glyph reader before tesseract. */
+    glyphReader: z.boolean(),
+    mrzTimeoutMs: z.number().int().positive(),
+    visualTimeoutMs: z.number().int().positive(),
+    /** Extra preprocessing variants tried when check digits fail (cascade depth). */
+    maxMrzAttempts: z.number().int().min(1).max(8),
+  }),
+  tessdata: z.object({ mrzSha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  thresholds: z.object({
+    /** Name similarity (0..1) at or above which two names are the same person. */
+    nameMatch: z.number().min(0).max(1),
+    /** Below this, a name difference is a mismatch; between the two it is a soft signal. */
+    nameMismatch: z.number().min(0).max(1),
+    /**
+     * Smallest correlation margin between the best and second-best glyph on the MRZ name line for
+     * the glyph reader's read to stand without tesseract (names have no check digit).
+     */
+    glyphNameMargin: z.number().min(0).max(1),
+    /** Tesseract line confidence under which a check-digit-valid MRZ read is only a fallback (and flagged). */
+    mrzMinConfidence: z.number().min(0).max(1),
+    /** Aspect ratio tolerance when checking the document against its template. */
+    aspectTolerance: z.number().positive(),
+  }),
+});
+export type TDocumentEngineSettings = z.infer<typeof ZDocumentEngineSettings>;
+export type DocumentEngineSettings = Partial<TDocumentEngineSettings>;
+
+export const DEFAULT_DOCUMENT_SETTINGS: TDocumentEngineSettings = {
+  version: 'document-engine@1.0.0',
+  maxInputPixels: 40_000_000,
+  maxInputBytes: 25 * 1024 * 1024,
+  workingMaxSide: 2400,
+  pxPerMm: 12,
+  ocr: { glyphReader: true, mrzTimeoutMs: 8000, visualTimeoutMs: 8000, maxMrzAttempts: 5 },
+  tessdata: { mrzSha256: 'ece2a54f125a73792f9cec74e6f8e62f6e5e00c7f19153ba865af689be5b5f01' },
+  thresholds: { nameMatch: 0.9, nameMismatch: 0.75, glyphNameMargin: 0.06, mrzMinConfidence: 0.5, aspectTolerance: 0.12 },
+};
+
+export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {
+  return ZDocumentEngineSettings.parse({ ...DEFAULT_DOCUMENT_SETTINGS, ...overrides });
+}

@@ -1,0 +1,114 @@
+import type { FaceModels } from './models-bundle.js';
+import type { DetectedFace } from './detector.js';
+import type { EyeState } from './eyes.js';
+import { estimatePose, type HeadPose } from './pose.js';
+import type { Box, Point, RgbImage } from './image.js';
+
+export interface FaceObservation {
+  box: Box;
+  score: number;
+  fivePoints: Point[];
+  landmarks: Point[];
+  pose: HeadPose;
+  eyes: EyeState;
+  /** Mean linear-light RGB of the cheeks-and-nose patch (what the screen lights). */
+  skinRgb: [number, number, number];
+  /** Mean linear-light RGB of the frame away from the face. */
+  backgroundRgb: [number, number, number];
+  /** Variance of a Laplacian on the face, to prefer sharp frames. */
+  sharpness: number;
+  /** Distance between the eye centres in pixels, the unit for landmark motion. */
+  eyeDistance: number;
+}
+
+export interface FrameAnalysis {
+  width: number;
+  height: number;
+  /** The largest face, if any. */
+  face?: FaceObservation;
+  /** Faces other than the largest whose area is at least `minAreaRatio` of it. */
+  otherFaces: number;
+}
+
+// sRGB → linear lookup: light adds in linear space, so the colour response is measured there.
+const LINEAR = Float64Array.from({ length: 256 }, (_, v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+function meanLinear(img: RgbImage, x0: number, y0: number, x1: number, y1: number, exclude?: Box): [number, number, number] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  const xa = Math.max(0, Math.floor(x0)), xb = Math.min(img.width, Math.ceil(x1));
+  const ya = Math.max(0, Math.floor(y0)), yb = Math.min(img.height, Math.ceil(y1));
+  for (let y = ya; y < yb; y++) {
+    for (let x = xa; x < xb; x++) {
+      if (exclude && x >= exclude.x && x < exclude.x + exclude.width && y >= exclude.y && y < exclude.y + exclude.height) continue;
+      const i = (y * img.width + x) * 3;
+      sum[0]! += LINEAR[img.data[i]!]!;
+      sum[1]! += LINEAR[img.data[i + 1]!]!;
+      sum[2]! += LINEAR[img.data[i + 2]!]!;
+      n++;
+    }
+  }
+  return n ? [sum[0]! / n, sum[1]! / n, sum[2]! / n] : [0, 0, 0];
+}
+
+function laplacianVariance(img: RgbImage, box: Box): number {
+  const x0 = Math.max(1, Math.floor(box.x)), x1 = Math.min(img.width - 1, Math.ceil(box.x + box.width));
+  const y0 = Math.max(1, Math.floor(box.y)), y1 = Math.min(img.height - 1, Math.ceil(box.y + box.height));
+  const step = Math.max(1, Math.floor((x1 - x0) / 96));
+  const g = (x: number, y: number) => img.data[(y * img.width + x) * 3 + 1]!;
+  let s = 0, s2 = 0, n = 0;
+  for (let y = y0; y < y1; y += step) {
+    for (let x = x0; x < x1; x += step) {
+      const l = 4 * g(x, y) - g(x - 1, y) - g(x + 1, y) - g(x, y - 1) - g(x, y + 1);
+      s += l; s2 += l * l; n++;
+    }
+  }
+  return n ? s2 / n - (s / n) ** 2 : 0;
+}
+
+export function skinPatch(landmarks: Point[]): Box {
+  // Between the outer eye corners, from below the eyes to the upper lip: cheeks and nose,
+  // the part of the face that faces the screen and is rarely covered by hair or glasses.
+  const x0 = landmarks[36]![0], x1 = landmarks[45]![0];
+  const y0 = Math.max(landmarks[41]![1], landmarks[46]![1]);
+  const y1 = landmarks[51]![1];
+  const pad = 0.1 * (x1 - x0);
+  return { x: Math.min(x0, x1) + pad, y: y0 + pad, width: Math.max(1, Math.abs(x1 - x0) - 2 * pad), height: Math.max(1, y1 - y0 - pad) };
+}
+
+export async function observeFace(models: FaceModels, img: RgbImage, face: DetectedFace): Promise<FaceObservation> {
+  const landmarks = await models.landmarks.predict(img, face.box);
+  const eyes = await models.eyes.state(img, landmarks);
+  const patch = skinPatch(landmarks);
+  const around: Box = { x: face.box.x - face.box.width * 0.3, y: face.box.y - face.box.height * 0.3, width: face.box.width * 1.6, height: face.box.height * 1.6 };
+  const eyeCentre = (first: number): Point => {
+    const idx = [0, 1, 2, 3, 4, 5].map((k) => first + k);
+    return [idx.reduce((s, i) => s + landmarks[i]![0], 0) / 6, idx.reduce((s, i) => s + landmarks[i]![1], 0) / 6];
+  };
+  const le = eyeCentre(36), re = eyeCentre(42);
+  return {
+    box: face.box,
+    score: face.score,
+    fivePoints: face.landmarks,
+    landmarks,
+    pose: estimatePose(landmarks),
+    eyes,
+    skinRgb: meanLinear(img, patch.x, patch.y, patch.x + patch.width, patch.y + patch.height),
+    backgroundRgb: meanLinear(img, 0, 0, img.width, img.height, around),
+    sharpness: laplacianVariance(img, face.box),
+    eyeDistance: Math.hypot(re[0] - le[0], re[1] - le[1]),
+  };
+}
+
+/** Detection with the largest-face rule, then landmarks, pose, eyes and colour on that face. */
+export async function analyseFrame(models: FaceModels, img: RgbImage, minAreaRatio: number): Promise<FrameAnalysis> {
+  const faces = await models.frameDetector.detect(img);
+  const [largest, ...rest] = faces;
+  if (!largest) return { width: img.width, height: img.height, otherFaces: 0 };
+  const area = (b: Box) => b.width * b.height;
+  const otherFaces = rest.filter((f) => area(f.box) >= minAreaRatio * area(largest.box)).length;
+  return { width: img.width, height: img.height, face: await observeFace(models, img, largest), otherFaces };
+}

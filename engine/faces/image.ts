@@ -1,0 +1,136 @@
+import sharp from 'sharp';
+
+/** An 8-bit RGB image in row-major, interleaved order. */
+export interface RgbImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export type Point = [number, number];
+
+/** Phone cameras and uploads can be huge; anything above this is refused before decoding. */
+const MAX_INPUT_PIXELS = 50_000_000;
+
+/** Decodes any sharp-readable image, honours EXIF orientation, and shrinks it to `maxSide`. */
+export async function decodeImage(input: Buffer | string, maxSide: number): Promise<RgbImage> {
+  const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+    .rotate()
+    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+export async function encodeJpeg(img: RgbImage, quality = 92): Promise<Buffer> {
+  return sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {
+    raw: { width: img.width, height: img.height, channels: 3 },
+  })
+    .jpeg({ quality })
+    .toBuffer();
+}
+
+/**
+ * An affine map from output pixel (u, v) to source pixel (x, y):
+ * x = a*u + b*v + c, y = d*u + e*v + f.
+ */
+export type Affine = [number, number, number, number, number, number];
+
+export interface TensorLayout {
+  /** Channel order written to the tensor. */
+  order: 'rgb' | 'bgr' | 'gray';
+  /** value = (pixel - mean[c]) / std[c], pixel in 0..255. */
+  mean: number[];
+  std: number[];
+  /** Average several source points per output pixel when shrinking (default true). */
+  antialias?: boolean;
+}
+
+/**
+ * Warps `img` through `map` into a CHW float tensor. When the map shrinks by more than 1.5×,
+ * several source points are averaged per output pixel so that small model inputs (24–112 px)
+ * are not aliased. Source points outside the image take the nearest border pixel, so scaled
+ * context crops that reach past the edge stay defined.
+ */
+export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: number, layout: TensorLayout): Float32Array {
+  const [a, b, c, d, e, f] = map;
+  const scale = Math.max(Math.hypot(a, d), Math.hypot(b, e));
+  const n = layout.antialias === false ? 1 : Math.min(4, Math.max(1, Math.round(scale / 1.5 + 0.49)));
+  const channels = layout.order === 'gray' ? 1 : 3;
+  const out = new Float32Array(channels * outW * outH);
+  const plane = outW * outH;
+  const { width: W, height: H, data } = img;
+  const k = 1 / (n * n);
+  const src = layout.order === 'bgr' ? [2, 1, 0] : [0, 1, 2];
+  for (let v = 0; v < outH; v++) {
+    for (let u = 0; u < outW; u++) {
+      let r = 0, g = 0, bl = 0;
+      for (let sy = 0; sy < n; sy++) {
+        const vv = v + (sy + 0.5) / n - 0.5;
+        for (let sx = 0; sx < n; sx++) {
+          const uu = u + (sx + 0.5) / n - 0.5;
+          const x = Math.min(W - 1, Math.max(0, a * uu + b * vv + c));
+          const y = Math.min(H - 1, Math.max(0, d * uu + e * vv + f));
+          const x0 = x | 0, y0 = y | 0;
+          const x1 = x0 + 1 < W ? x0 + 1 : x0, y1 = y0 + 1 < H ? y0 + 1 : y0;
+          const fx = x - x0, fy = y - y0;
+          const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+          const i00 = (y0 * W + x0) * 3, i01 = (y0 * W + x1) * 3, i10 = (y1 * W + x0) * 3, i11 = (y1 * W + x1) * 3;
+          r += data[i00]! * w00 + data[i01]! * w01 + data[i10]! * w10 + data[i11]! * w11;
+          g += data[i00 + 1]! * w00 + data[i01 + 1]! * w01 + data[i10 + 1]! * w10 + data[i11 + 1]! * w11;
+          bl += data[i00 + 2]! * w00 + data[i01 + 2]! * w01 + data[i10 + 2]! * w10 + data[i11 + 2]! * w11;
+        }
+      }
+      const i = v * outW + u;
+      if (channels === 1) {
+        out[i] = ((0.299 * r + 0.587 * g + 0.114 * bl) * k - layout.mean[0]!) / layout.std[0]!;
+      } else {
+        const rgb = [r * k, g * k, bl * k];
+        for (let ch = 0; ch < 3; ch++) out[ch * plane + i] = (rgb[src[ch]!]! - layout.mean[ch]!) / layout.std[ch]!;
+      }
+    }
+  }
+  return out;
+}
+
+/** The affine map that fills an outW×outH output with the source rectangle `box`. */
+export function boxToAffine(box: Box, outW: number, outH: number): Affine {
+  const sx = box.width / outW;
+  const sy = box.height / outH;
+  return [sx, 0, box.x + sx * 0.5 - 0.5, 0, sy, box.y + sy * 0.5 - 0.5];
+}
+
+export function cropImage(img: RgbImage, box: Box): RgbImage {
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(img.width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(img.height, Math.ceil(box.y + box.height));
+  const width = Math.max(1, x1 - x0);
+  const height = Math.max(1, y1 - y0);
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const srcStart = ((y0 + y) * img.width + x0) * 3;
+    data.set(img.data.subarray(srcStart, srcStart + width * 3), y * width * 3);
+  }
+  return { width, height, data };
+}
+
+export function scaleBox(box: Box, factor: number): Box {
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  return { x: cx - (box.width * factor) / 2, y: cy - (box.height * factor) / 2, width: box.width * factor, height: box.height * factor };
+}
+
+export function distance(p: Point, q: Point): number {
+  return Math.hypot(p[0] - q[0], p[1] - q[1]);
+}

@@ -1,0 +1,66 @@
+import type { Point } from './image.js';
+
+export interface HeadPose {
+  /** Degrees; positive when the nose points to the image's right. */
+  yaw: number;
+  /** Degrees; positive when the chin goes up. Absolute values are biased: compare within a session. */
+  pitch: number;
+  roll: number;
+}
+
+/**
+ * A generic 3-D head (x right, y up, z towards the camera, millimetre-like units) at the iBUG
+ * points nose tip 30, chin 8, outer eye corners 36/45, mouth corners 48/54.
+ */
+const MODEL_POINTS: Array<[number, [number, number, number]]> = [
+  [30, [0, 0, 0]],
+  [8, [0, -330, -65]],
+  [36, [-225, 170, -135]],
+  [45, [225, 170, -135]],
+  [48, [-150, -150, -125]],
+  [54, [150, -150, -125]],
+];
+
+function solve3(A: number[][], b: number[]): number[] {
+  const [a, c, d] = [A[0]!, A[1]!, A[2]!];
+  const det = a[0]! * (c[1]! * d[2]! - c[2]! * d[1]!) - a[1]! * (c[0]! * d[2]! - c[2]! * d[0]!) + a[2]! * (c[0]! * d[1]! - c[1]! * d[0]!);
+  const rep = (col: number) => A.map((row, i) => row.map((v, j) => (j === col ? b[i]! : v)));
+  const det3 = (M: number[][]) =>
+    M[0]![0]! * (M[1]![1]! * M[2]![2]! - M[1]![2]! * M[2]![1]!) -
+    M[0]![1]! * (M[1]![0]! * M[2]![2]! - M[1]![2]! * M[2]![0]!) +
+    M[0]![2]! * (M[1]![0]! * M[2]![1]! - M[1]![1]! * M[2]![0]!);
+  return [det3(rep(0)) / det, det3(rep(1)) / det, det3(rep(2)) / det];
+}
+
+/**
+ * Weak-perspective fit of the generic head to six landmarks (least squares for the 2×3 projection,
+ * then orthonormalised). Cheap and stable enough to see a turn or a nod against the person's own
+ * neutral pose; not an absolute pose estimate.
+ */
+export function estimatePose(landmarks: Point[]): HeadPose {
+  const n = MODEL_POINTS.length;
+  const P = MODEL_POINTS.map(([, p]) => p);
+  const Q = MODEL_POINTS.map(([i]) => [landmarks[i]![0], -landmarks[i]![1]]); // image y down → model y up
+  const mp = [0, 1, 2].map((k) => P.reduce((s, p) => s + p[k]!, 0) / n);
+  const mq = [0, 1].map((k) => Q.reduce((s, q) => s + q[k]!, 0) / n);
+  const Pc = P.map((p) => p.map((v, k) => v - mp[k]!));
+  const Qc = Q.map((q) => q.map((v, k) => v - mq[k]!));
+  const PtP = [0, 1, 2].map((i) => [0, 1, 2].map((j) => Pc.reduce((s, p) => s + p[i]! * p[j]!, 0)));
+  const rows = [0, 1].map((r) => solve3(PtP, [0, 1, 2].map((i) => Pc.reduce((s, p, k) => s + p[i]! * Qc[k]![r]!, 0))));
+  const norm = (v: number[]) => {
+    const l = Math.hypot(...v);
+    return v.map((x) => x / l);
+  };
+  const r1 = norm(rows[0]!);
+  let r2 = rows[1]!;
+  const dot = r1.reduce((s, v, i) => s + v * r2[i]!, 0);
+  r2 = norm(r2.map((v, i) => v - dot * r1[i]!));
+  const r3 = [r1[1]! * r2[2]! - r1[2]! * r2[1]!, r1[2]! * r2[0]! - r1[0]! * r2[2]!, r1[0]! * r2[1]! - r1[1]! * r2[0]!];
+  const deg = 180 / Math.PI;
+  // r3 is the model's z axis (out of the face) seen in camera coordinates.
+  return {
+    yaw: Math.atan2(r1[2]!, r3[2]!) * deg,
+    pitch: Math.atan2(r2[2]!, r3[2]!) * deg,
+    roll: Math.atan2(r1[1]!, r1[0]!) * deg,
+  };
+}

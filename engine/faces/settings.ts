@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+/**
+ * Everything that changes a face-engine result. The platform stamps a parsed copy into an
+ * immutable engine profile; a different value here is a different profile (bump `version`).
+ */
+
+const ZModelPin = z.object({
+  file: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type TModelPin = z.infer<typeof ZModelPin>;
+
+export const ZRecognizerKind = z.enum(['fr_feature', 'sface']);
+
+export const ZFaceEngineSettings = z.object({
+  version: z.string().min(1),
+  /** ONNX Runtime intra-op threads per session; the worker runs on 2 cores. */
+  threads: z.number().int().min(1).max(8),
+  models: z.object({
+    /** Detector for documents and still selfies. */
+    detector: ZModelPin,
+    /** Faster detector for liveness frames, where the face fills much of a small frame. */
+    frameDetector: ZModelPin,
+    landmarks: ZModelPin,
+    eye: ZModelPin,
+    padV2: ZModelPin,
+    padV1se: ZModelPin,
+    recognizer: ZModelPin.extend({ kind: ZRecognizerKind }),
+  }),
+  /** Input sides of the two YuNet files in use (320 or 640). */
+  detectorInputSize: z.number().int().positive(),
+  frameDetectorInputSize: z.number().int().positive(),
+  detection: z.object({
+    minScore: z.number().min(0).max(1),
+    nmsIou: z.number().min(0).max(1),
+    /** Faces smaller than this fraction of the image's shorter side are ignored (posters, bystanders far away). */
+    minFaceFraction: z.number().min(0).max(1),
+  }),
+  /** Longest side frames and selfies are decoded to before analysis. */
+  frameMaxSide: z.number().int().min(160),
+  /** More liveness frames than this are thinned evenly (bounds the work per Case). */
+  maxFrames: z.number().int().min(10),
+  /** Still selfies: the 640 detector and a 112-px aligned crop need no more. */
+  selfieMaxSide: z.number().int().min(160),
+  documentMaxSide: z.number().int().min(320),
+  multiFace: z.object({
+    /** A second face counts when its area is at least this fraction of the largest face's. */
+    minAreaRatio: z.number().min(0).max(1),
+    /** ...in at least this fraction of the frames with a face. */
+    minFrameFraction: z.number().min(0).max(1),
+  }),
+  challenge: z.object({
+    /** Frames before the first step used as the neutral reference (ms since start). */
+    neutralWindowMs: z.number().int().positive(),
+    turnYawDeg: z.number().positive(),
+    nodPitchDeg: z.number().positive(),
+    /** Blink: P(closed) from the eye model must rise this much above the session's open baseline... */
+    blinkClosedRise: z.number().positive(),
+    /** ...or the eye aspect ratio must fall by this fraction of its open baseline. */
+    blinkEarDrop: z.number().positive(),
+    /** Same-kind events closer than this merge into one (down-and-up of a nod). */
+    mergeGapMs: z.number().int().min(0),
+    /** Frames a pose must hold to count (at 10–15 fps). */
+    minEventFrames: z.number().int().min(1),
+    /** Head movements that are not part of the challenge tolerated before the order counts as wrong. */
+    maxUnexpectedMovements: z.number().int().min(0),
+    /** Fraction of frames that must contain a face. */
+    minFaceFrameFraction: z.number().min(0).max(1),
+    /** A turn must move the nose off the plane of eyes and mouth by this fraction of the eye distance (a flat photo cannot). */
+    minTurnParallax: z.number().min(0),
+    /** Motion of landmarks (fraction of eye distance) below which the capture is a still. */
+    minMotion: z.number().min(0),
+  }),
+  illumination: z.object({
+    /** Correlation between the face's colour response and the issued sequence needed to pass. */
+    minCorrelation: z.number().min(-1).max(1),
+    /** Camera/screen latency tolerated, in frames. */
+    maxLagFrames: z.number().int().min(0),
+    minFrames: z.number().int().min(4),
+  }),
+  pad: z.object({
+    /** Mean MiniFASNet "real" probability on the best frames below which an attack is suspected. */
+    minRealScore: z.number().min(0).max(1),
+    frames: z.number().int().min(1),
+  }),
+  identity: z.object({
+    /** Frames embedded to check the person does not change during the capture. */
+    frames: z.number().int().min(2),
+    minSimilarity: z.number().min(-1).max(1),
+  }),
+  match: z.object({
+    threshold: z.number().min(-1).max(1),
+    /** Between this and `threshold` the match goes to review instead of failing. */
+    reviewBelow: z.number().min(-1).max(1),
+  }),
+});
+export type FaceEngineSettings = z.infer<typeof ZFaceEngineSettings>;
+
+/** Pins copied from ../shared/models/SHA256SUMS; a model whose bytes differ is refused. */
+export const DEFAULT_FACE_SETTINGS: FaceEngineSettings = {
+  version: 'faces-2026.11.1',
+  threads: 1,
+  models: {
+    detector: { file: 'yunet_s_640_640.onnx', sha256: '8f2383e4dd3cfbb4553ea8718107fc0423210dc964f9f4280604804ed2552fa4' },
+    frameDetector: { file: 'yunet_s_320_320.onnx', sha256: 'beb05bf2378aee45cd7c41056da07265b7bb91041ed1b06f923819a9c744ec36' },
+    landmarks: { file: 'fr_landmark.onnx', sha256: 'f10b0ba1d2a8a099adefede1ebf3733e44fe370715e7303dbeb7f59c02142258' },
+    eye: { file: 'fr_eye.onnx', sha256: '1afcea006abc1ccac3c517022abde0aa092bed74ff3c9fe6878483ef9e6e38de' },
+    padV2: { file: 'minifasnet_v2.onnx', sha256: '4eed38f0bde33c9b805942a5f25e42ce1161e2bda545254be622be957727794e' },
+    padV1se: { file: 'minifasnet_v1se.onnx', sha256: 'd819a69bac6b9ade2a0f4d9b60b618e1260f7bf3ba1fddff6c5d82131cb1083f' },
+    recognizer: { kind: 'fr_feature', file: 'fr_feature.onnx', sha256: '87aacdfe57510db2af90c0251df680e8eec88f122ee94712121d09bcaaaf3581' },
+  },
+  detectorInputSize: 640,
+  frameDetectorInputSize: 320,
+  detection: { minScore: 0.6, nmsIou: 0.3, minFaceFraction: 0.04 },
+  frameMaxSide: 480,
+  selfieMaxSide: 640,
+  maxFrames: 120,
+  documentMaxSide: 1280,
+  multiFace: { minAreaRatio: 0.25, minFrameFraction: 0.2 },
+  challenge: {
+    neutralWindowMs: 1500,
+    turnYawDeg: 15,
+    nodPitchDeg: 8,
+    blinkClosedRise: 0.5,
+    blinkEarDrop: 0.25,
+    mergeGapMs: 800,
+    minEventFrames: 1,
+    maxUnexpectedMovements: 1,
+    minFaceFrameFraction: 0.6,
+    minTurnParallax: 0.06,
+    minMotion: 0.02,
+  },
+  illumination: { minCorrelation: 0.5, maxLagFrames: 2, minFrames: 12 },
+  pad: { minRealScore: 0.5, frames: 3 },
+  identity: { frames: 3, minSimilarity: 0.4 },
+  match: { threshold: 0.45, reviewBelow: 0.45 },
+};
+
+/** SFace (OpenCV Zoo, Apache-2.0): the licence-clean replacement for `fr_feature`. */
+export const SFACE_RECOGNIZER_PIN = {
+  kind: 'sface' as const,
+  file: 'face_recognition_sface_2021dec.onnx',
+  sha256: '0ba9fbfa01b5270c96627c4ef784da859931e02f04419c829e83484087c34e79',
+};

@@ -1,0 +1,41 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface DecodedFrame {
+  /** JPEG bytes. */
+  image: Buffer;
+  /** Milliseconds since the start of the decoded segment. */
+  timestampMs: number;
+}
+
+/** ffmpeg on PATH, else Debian's; tests and the bench need it, the engine does not. */
+export function ffmpegPath(): string {
+  return process.env.FFMPEG_PATH ?? 'ffmpeg';
+}
+
+/**
+ * Decodes `[startS, startS + durationS)` of a clip at `fps`, shrunk to `maxSide`, into JPEG
+ * frames in a temporary directory that is removed before returning. ffmpeg sniffs the container,
+ * which matters: several shared clips are WebM behind an `.mp4` name.
+ */
+export async function decodeClip(file: string, opts: { startS: number; durationS: number; fps: number; maxSide: number }): Promise<DecodedFrame[]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'faces-clip-'));
+  try {
+    const scale = `scale=${opts.maxSide}:${opts.maxSide}:force_original_aspect_ratio=decrease`;
+    await run(ffmpegPath(), [
+      '-v', 'error', '-ss', String(opts.startS), '-t', String(opts.durationS), '-i', file,
+      '-vf', `fps=${opts.fps},${scale}`, '-q:v', '3', path.join(dir, '%05d.jpg'),
+    ]);
+    const names = (await readdir(dir)).filter((n) => n.endsWith('.jpg')).sort();
+    return Promise.all(
+      names.map(async (name, i) => ({ image: await readFile(path.join(dir, name)), timestampMs: Math.round((i * 1000) / opts.fps) })),
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
+import { ENGINE_PROFILES, engineProfile, profileDigest } from './profiles.js';
+
+/**
+ * Released profiles are immutable: Cases stamped with an id must re-run with exactly the same
+ * settings and model hashes. Changing one of these digests means a released profile was edited:
+ * add a new profile id instead.
+ */
+const RELEASED: Record<string, string> = {
+  'ep-2026.11-1': '5d4073499e162cb81885805e185a9fc8c546e3a6afe2391409adc5f21033ad3b',
+};
+
+describe('engine profiles', () => {
+  it('the current profile exists and names every model by hash', () => {
+    const p = engineProfile(CURRENT_ENGINE_PROFILE);
+    const text = JSON.stringify(p);
+    expect(text.match(/[0-9a-f]{64}/g)?.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(Object.entries(RELEASED))('released profile %s has not changed', (id, digest) => {
+    expect(profileDigest(ENGINE_PROFILES[id]!)).toBe(digest);
+  });
+
+  it('every profile is pinned here', () => {
+    expect(Object.keys(ENGINE_PROFILES).sort()).toEqual(Object.keys(RELEASED).sort());
+  });
+});

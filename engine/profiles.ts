@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticitySettings } from './authenticity/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_FACE_SETTINGS, type FaceEngineSettings } from './faces/index.js';
+
+/**
+ * Released engine profiles: every setting, threshold and model hash a Case's checks ran with.
+ * A released profile never changes (engine/profiles.test.ts pins each one's digest); a change is
+ * a new id, and Cases keep the id they were stamped with at creation.
+ */
+export interface EngineProfile {
+  id: string;
+  document: DocumentEngineSettings;
+  faces: FaceEngineSettings;
+  authenticity: AuthenticitySettings;
+}
+
+export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
+  'ep-2026.11-1': { id: 'ep-2026.11-1', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: DEFAULT_AUTHENTICITY_SETTINGS },
+};
+
+export function engineProfile(id: string): EngineProfile {
+  const p = ENGINE_PROFILES[id];
+  if (!p) throw new Error(`unknown engine profile ${id}`);
+  return p;
+}
+
+/** Canonical digest of a profile (sorted keys), so any edit to a released profile is caught. */
+export function profileDigest(p: EngineProfile): string {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canon) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])])) : v;
+  return createHash('sha256').update(JSON.stringify(canon(p))).digest('hex');
+}

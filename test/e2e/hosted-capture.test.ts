@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, videosDir } from '../../engine/assets.js';
+import { api, createVerification, signup, waitForStatus } from '../helpers.js';
+import { documentImageForTests } from '../fixtures.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let dir: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-e2e-'));
+  // A real clip of a person (blinking, head still) as the fake front camera, in the y4m format Chromium reads.
+  const y4m = path.join(dir, 'camera.y4m');
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-t', '12', '-i', path.join(videosDir(), 'liveportrait_d13.mp4'), '-vf', 'scale=480:480,fps=15', '-pix_fmt', 'yuv420p', y4m]);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${y4m}`,
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('hosted capture in a real browser', () => {
+  it('captures the document and the live selfie through the real page and completes the Case with liveness evidence', async () => {
+    const { key } = await signup('e2e');
+    const v = await createVerification(key, { accepted_documents: [{ country: 'MOZ', types: ['national_id'] }], locale: 'en' });
+    const front = path.join(dir, 'front.jpg');
+    writeFileSync(front, await documentImageForTests());
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const consoleLines: string[] = [];
+    const shots = path.join(REPO_ROOT, '.data', 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    await page.goto(v.onboarding_url);
+    await page.screenshot({ path: path.join(shots, 'hosted-start.png'), fullPage: true });
+    await expect(page.getByRole('heading', { name: 'Verify your identity' }).isVisible()).resolves.toBe(true);
+    await page.setInputFiles('input[name=document_front]', front);
+    await page.getByRole('button', { name: 'Start the live selfie' }).click();
+    await page.waitForSelector('#flash:not([hidden])', { timeout: 15_000 });
+    await page.screenshot({ path: path.join(shots, 'hosted-liveness.png') });
+    await page.getByText('Live selfie recorded.').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('Thank you. Your verification was submitted').waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: path.join(shots, 'hosted-submitted.png') });
+    await context.close();
+
+    const session = await api('GET', `/v1/verifications/${v.id}`, { key });
+    expect(['pending', 'processing', 'completed']).toContain(session.body.status);
+    const done = await waitForStatus(key, v.id, ['completed', 'failed'], 180_000);
+    expect(done.status).toBe('completed');
+    const liveness = done.result.checks.liveness;
+    expect(liveness).toBeDefined();
+    expect(liveness.status).not.toBe('unavailable');
+    // ~8 s recorded at 10 fps through the real page, bound to the issued challenge
+    expect(liveness.evidence.frames.total).toBeGreaterThan(40);
+    expect(liveness.evidence.binding.foreign_nonce_frames).toBe(0);
+    expect(liveness.evidence.frames.with_face).toBeGreaterThan(30);
+    // the clip does not perform the issued steps, so the challenge must not pass
+    expect(liveness.reasons).toContain('liveness_challenge_incomplete');
+  }, 300_000);
+});
