@@ -18,7 +18,8 @@ export function ormOptions(databaseUrl: string): Options {
       allOrNothing: true,
       emit: 'ts',
     },
-    pool: { min: 0, max: 10 },
+    // Creates hold a connection across the workflow start (atomicity); size the pool above API concurrency.
+    pool: { min: 2, max: Number(process.env.DATABASE_POOL_MAX ?? 30) },
     debug: false,
     allowGlobalContext: false,
     ensureDatabase: false,
