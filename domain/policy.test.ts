@@ -23,8 +23,15 @@ describe('decision policy dp-2026.11-1', () => {
   });
 
   it('a failed check → material_inconsistency with its reasons', () => {
-    const s = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['tampering_suspected'], score: 0.92 } : x));
-    expect(decide('dp-2026.11-1', s)).toEqual({ assessment: 'material_inconsistency', confidence: 0.92, summary_reasons: ['tampering_suspected'] });
+    const s = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['screen_recapture_suspected'], score: 0.92 } : x));
+    expect(decide('dp-2026.11-1', s)).toEqual({ assessment: 'material_inconsistency', confidence: 0.92, summary_reasons: ['screen_recapture_suspected'] });
+  });
+
+  it('the uncalibrated tamper classifier alone recommends review, never a material inconsistency', () => {
+    const alone = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['tampering_suspected'], score: 0.95 } : x));
+    expect(decide('dp-2026.11-1', alone)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['tampering_suspected'] });
+    const withEditor = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['tampering_suspected', 'editing_software_detected'], score: 0.95 } : x));
+    expect(decide('dp-2026.11-1', withEditor).assessment).toBe('material_inconsistency');
   });
 
   it('a review signal or an uncalibrated document → manual_review_recommended', () => {

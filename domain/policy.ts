@@ -21,6 +21,11 @@ interface PolicyRevision {
   advisoryOnly: readonly TCheckName[];
   /** Reasons that floor the outcome at manual review even when every check passed. */
   floorAtReview: readonly string[];
+  /**
+   * Reasons that may recommend review but never make a Case materially inconsistent on their own:
+   * a `failed` check whose reasons are all in this list counts as `review`.
+   */
+  capAtReview: readonly string[];
 }
 
 /**
@@ -39,9 +44,10 @@ interface PolicyRevision {
  *  Record match is evidence only and never changes the assessment.
  *
  *  How engine findings reach steps 3 and 4 (each engine marks strong evidence `failed`, weak `review`):
- *  - authenticity: strong `tampering_suspected`, `screen_recapture_suspected`,
- *    `print_recapture_suspected`, `editing_software_detected` (a pixel editor) or
- *    `thumbnail_inconsistent` → material_inconsistency; weak `metadata_inconsistent`,
+ *  - authenticity: strong `screen_recapture_suspected`, `print_recapture_suspected`,
+ *    `editing_software_detected` (a pixel editor) or `thumbnail_inconsistent` →
+ *    material_inconsistency; `tampering_suspected` alone (the learned classifier) is capped at
+ *    manual review in this revision (see capAtReview); weak `metadata_inconsistent`,
  *    `capture_time_inconsistent`, `editor_quantization_detected`, `double_compression_detected`,
  *    `copy_move_detected`, a weak model finding, or a re-save alone → manual review.
  *  - document: check-digit, visual/MRZ, expiry, issuing-state and applicant-data mismatches are
@@ -56,6 +62,11 @@ export const POLICY_REVISIONS: Readonly<Record<string, PolicyRevision>> = {
     required: ['document_ocr', 'template_match', 'authenticity', 'liveness', 'face_match'],
     advisoryOnly: ['record_match'],
     floorAtReview: ['uncalibrated_document_scope'],
+    // The learned tamper classifier is trained on synthetic captures only and measurably shifts
+    // with the capture pipeline (genuine renders JPEG-encoded differently score as tampered): until
+    // it is calibrated on real captures, its finding alone recommends review. Recapture and
+    // editing-software findings keep their strength.
+    capAtReview: ['tampering_suspected'],
   },
 };
 
@@ -83,7 +94,9 @@ export function decide(revisionId: string, summaries: TCheckSummary[], opts: { c
   if (!rev) throw new Error(`unknown policy revision ${revisionId}`);
   if (opts.captureExpired) return { assessment: 'assessment_incomplete', confidence: 0, summary_reasons: ['capture_expired'] };
 
-  const counted = summaries.filter((s) => !rev.advisoryOnly.includes(s.check));
+  const counted = summaries
+    .filter((s) => !rev.advisoryOnly.includes(s.check))
+    .map((s) => (s.status === 'failed' && s.reasons.length > 0 && s.reasons.every((r) => rev.capAtReview.includes(r)) ? { ...s, status: 'review' as const } : s));
   const byCheck = new Map(counted.map((s) => [s.check, s] as const));
   const unavailable = rev.required.filter((c) => !byCheck.has(c) || byCheck.get(c)!.status === 'unavailable');
   const failed = counted.filter((s) => s.status === 'failed');
