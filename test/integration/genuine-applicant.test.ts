@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { modelsDir, videosDir } from '../../engine/assets.js';
+import { encodeCameraJpeg, photograph as cameraCapture } from '../../engine/authenticity/attacks/camera.js';
+import { createRng } from '../../engine/authenticity/training/rng.js';
+import { renderDocument } from '../../engine/corpus/index.js';
+import { loadFaceModels } from '../../engine/faces/models-bundle.js';
+import { DEFAULT_FACE_SETTINGS } from '../../engine/faces/settings.js';
+import { decodeClip } from '../../engine/faces/testing/clips.js';
+import { scenarios } from '../../engine/faces/testing/scenarios.js';
+import { api, signup, sql, submit, tokenOf, upload, waitForStatus } from '../helpers.js';
+
+describe('a genuine applicant end to end', () => {
+  it('reads the passport, passes liveness against its challenge, matches the face and concludes no_material_concerns', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-genuine-'));
+    try {
+      // The live capture: a real clip of a person turning left, right and nodding, with the issued
+      // colours simulated on the face (engine/faces/testing), for a challenge matching the clip.
+      const models = await loadFaceModels(modelsDir(), DEFAULT_FACE_SETTINGS);
+      const scenario = scenarios().find((s) => s.name.startsWith('genuine krzysiek'))!;
+      const { frames, challenge } = await scenario.build(models);
+      await models.release();
+      // The same person's frontal frame as the passport portrait, photographed like a phone would.
+      const [frontal] = await decodeClip(path.join(videosDir(), 'krzysiek_real.mp4'), { startS: 1, durationS: 0.1, fps: 10, maxSide: 720 });
+      const portrait = path.join(dir, 'portrait.jpg');
+      writeFileSync(portrait, frontal!.image);
+      const doc = await renderDocument({ template: 'moz-passport', seed: 5, portrait: { identity: 'krzysiek', file: portrait } });
+      // The document is photographed with the project's phone-camera model (optics, sensor noise,
+      // camera JPEG and EXIF): the same model the authenticity classifier calibrates clean captures on.
+      const { data, info } = await sharp(doc.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const rng = createRng(5);
+      const shot = await cameraCapture({ width: info.width, height: info.height, rgb: new Uint8Array(data), zones: [] }, rng, { capturedAt: new Date() });
+      const front = await encodeCameraJpeg(shot, rng, new Date());
+      const id = doc.truth.identity;
+
+      const { key } = await signup();
+      const created = await api('POST', '/v1/verifications', {
+        key,
+        json: { accepted_documents: [{ country: 'MOZ', types: ['passport'] }], applicant: { given_names: id.given_names, surnames: id.surnames, date_of_birth: id.date_of_birth, document_number: id.document_number } },
+      });
+      const token = tokenOf(created.body.onboarding_url);
+      // Seed the Case with the challenge the clip answers (the server would have issued a random one).
+      const now = new Date();
+      await sql('update verifications set liveness_challenge = $2 where id = $1', [created.body.id, { ...challenge, issued_at: now.toISOString(), deadline: new Date(now.getTime() + 600_000).toISOString() }]);
+      expect((await upload(token, 'document_front', front)).status).toBe(201);
+      for (const f of frames) expect((await upload(token, 'liveness_frame', f.image, 'f.jpg', f.meta)).status).toBe(201);
+      expect((await submit(token, { country: 'MOZ', type: 'passport' })).status).toBe(202);
+
+      const done = await waitForStatus(key, created.body.id, ['completed', 'failed'], 180_000);
+      const checks = done.result.checks;
+      const brief = Object.fromEntries(Object.entries(checks).map(([k, v]) => [k, [(v as { status: string }).status, (v as { reasons: string[] }).reasons]]));
+      expect(brief).toMatchObject({
+        document_ocr: ['passed', []],
+        template_match: ['passed', []],
+        liveness: ['passed', []],
+        face_match: ['passed', []],
+      });
+      expect(done.assessment, JSON.stringify(brief)).toBe('no_material_concerns');
+      expect(done.summary_reasons).toEqual([]);
+      expect(done.confidence).toBeGreaterThan(0.5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
