@@ -6,15 +6,27 @@ export interface Rng {
   chance(p: number): boolean;
 }
 
-export function createRng(seed: number): Rng {
-  let a = seed >>> 0 || 0x9e3779b9;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+/**
+ * The mulberry32 step, shared by every seeded generator in the project. Callers decide how a seed
+ * becomes the initial state (that choice is part of each generator's reproducibility contract).
+ */
+export function mulberry32(initial: number): { next(): number; state(): number } {
+  let a = initial >>> 0;
+  return {
+    next: () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+    state: () => a,
   };
+}
+
+export function createRng(seed: number): Rng {
+  // Seed 0 would start mulberry32 at state 0; the corpus maps it to a fixed non-zero state.
+  const { next } = mulberry32(seed >>> 0 || 0x9e3779b9);
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),

@@ -2,6 +2,8 @@
  * Seeded PRNG (mulberry32) for corpus generation. Every random choice of the corpus and the
  * attacks comes from one of these, so a seed fixes the whole training set.
  */
+import { mulberry32 } from '../../corpus/random.js';
+
 export interface Rng {
   next(): number;
   range(min: number, max: number): number;
@@ -22,14 +24,9 @@ function hash(text: string, seed: number): number {
 }
 
 export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // Unlike the corpus generator, seed 0 is used as is: the committed model's training set depends on it.
+  const core = mulberry32(seed);
+  const next = core.next;
   const rng: Rng = {
     next,
     range: (min, max) => min + (max - min) * next(),
@@ -40,7 +37,7 @@ export function createRng(seed: number): Rng {
       const u = Math.max(1e-12, next());
       return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
     },
-    fork: (label) => createRng(hash(label, a)),
+    fork: (label) => createRng(hash(label, core.state())),
   };
   return rng;
 }
