@@ -30,7 +30,7 @@ const rows = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8')
   .filter((r) => r.doc < docs);
 
 const engine = await createAuthenticityEngine();
-const results: { label: SampleLabel; score: number; risk: number; status: string; ms: number }[] = [];
+const results: { label: SampleLabel; capture: string; score: number; risk: number; status: string; ms: number }[] = [];
 // Warm-up (JIT, sharp thread pool) so that p50 measures steady state.
 await engine.analyze({ bytes: readFileSync(path.join(dir, rows[0]!.file)), kind: 'document_front' });
 for (const r of rows) {
@@ -46,7 +46,7 @@ for (const r of rows) {
   });
   const ms = performance.now() - t0;
   const model = out.evidence.model as { risk: number };
-  results.push({ label: r.label, score: out.score ?? 0, risk: model.risk, status: out.status, ms });
+  results.push({ label: r.label, capture: r.capture ?? 'camera', score: out.score ?? 0, risk: model.risk, status: out.status, ms });
 }
 await engine.close();
 
@@ -86,6 +86,20 @@ for (const r of results) {
   statusMix[r.label] ??= { passed: 0, review: 0, failed: 0 };
   statusMix[r.label]![r.status] = (statusMix[r.label]![r.status] ?? 0) + 1;
 }
+// The same 5%-FPR engine-score threshold (over all clean images), split by how the genuine
+// document was captured: a hand-held phone photo or a flat, evenly lit capture.
+const threshold = thresholdAtFpr(clean.map((r) => r.score), 0.05);
+const byCapture: Record<string, Record<string, unknown>> = {};
+for (const style of [...new Set(results.map((r) => r.capture))]) {
+  const mine = results.filter((r) => r.capture === style);
+  const entry: Record<string, unknown> = {};
+  for (const label of [...new Set(mine.map((r) => r.label))]) {
+    const xs = mine.filter((r) => r.label === label);
+    entry[label] = { n: xs.length, [label === 'clean' ? 'flagged' : 'detected']: +(xs.filter((r) => r.score > threshold).length / xs.length).toFixed(3) };
+  }
+  byCapture[style] = entry;
+}
+report.by_capture_style = byCapture;
 const ms = results.map((r) => r.ms);
 report.status_mix = statusMix;
 report.latency_ms = { p50: Math.round(q(ms, 0.5)), p95: Math.round(q(ms, 0.95)), n: ms.length };

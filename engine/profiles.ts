@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticitySettings } from './authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, type AuthenticitySettings } from './authenticity/index.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, type FaceEngineSettings } from './faces/index.js';
 
@@ -16,7 +16,9 @@ export interface EngineProfile {
 }
 
 export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
-  'ep-2026.11-1': { id: 'ep-2026.11-1', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: DEFAULT_AUTHENTICITY_SETTINGS },
+  'ep-2026.11-1': { id: 'ep-2026.11-1', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V1 },
+  // Authenticity v2: compression-history features and the model trained on them.
+  'ep-2026.11-2': { id: 'ep-2026.11-2', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V2 },
 };
 
 export function engineProfile(id: string): EngineProfile {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCheckOutcome } from '../../domain/checks.js';
 import { generateSample } from './attacks/index.js';
 import { ATTACK_LABELS, type DocumentImage, type SampleLabel } from './attacks/types.js';
-import { FEATURE_NAMES } from './features.js';
-import { AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
+import { FEATURE_NAMES, FEATURE_SETS } from './features.js';
+import { AUTHENTICITY_SETTINGS_V1, AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
 import { MODEL_DIR } from './model/classifier.js';
 import { facesForSplit, renderCard } from './training/render-card.js';
 import { createRng } from './training/rng.js';
@@ -112,6 +112,21 @@ describe('model integrity', () => {
     bytes[bytes.length - 10] ^= 0xff;
     await writeFile(path.join(dir, file), bytes);
     await expect(createAuthenticityEngine({ ...DEFAULT_AUTHENTICITY_SETTINGS, modelDir: dir })).rejects.toMatchObject({ code: 'model_integrity_failed' });
+  });
+
+  it('still runs the released v1 settings (engine profile ep-2026.11-1) on their feature prefix', async () => {
+    const v1 = await createAuthenticityEngine(AUTHENTICITY_SETTINGS_V1);
+    try {
+      const s = await sample(0, 'splice_portrait');
+      const out = await v1.analyze({ bytes: s.bytes, kind: 'document_front', zones: s.zones });
+      expect(out.models).toEqual([{ name: 'authenticity-gbt-v1', sha256: AUTHENTICITY_SETTINGS_V1.model.sha256 }]);
+      expect(out.component).toBe('authenticity-engine@1');
+      const probabilities = Object.values((out.evidence.model as { probabilities: Record<string, number> }).probabilities);
+      expect(probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);
+    } finally {
+      await v1.close();
+    }
+    expect(FEATURE_SETS.v1).toBeLessThan(FEATURE_SETS.v2);
   });
 
   it('trains on the feature order the TypeScript extractor produces', async () => {

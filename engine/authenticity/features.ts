@@ -3,7 +3,9 @@ import { lumaOf } from './image/decode.js';
 import { largestCluster, meanInBox, quantile, robustZ, type Box } from './forensics/block-maps.js';
 import { blockGrid, type BlockGridResult } from './forensics/block-grid.js';
 import { captureCues, type CaptureCues } from './forensics/capture-cues.js';
+import { analyzeCompressionHistory, type CompressionHistory } from './forensics/compression-history.js';
 import { detectCopyMove, type CopyMoveResult } from './forensics/copy-move.js';
+import type { LumaCoefficients } from './image/jpeg-coefficients.js';
 import { analyzeDoubleCompression, type DoubleCompressionResult } from './forensics/double-compression.js';
 import { BLOCK, errorLevelMaps } from './forensics/error-level.js';
 import { noiseResidualMap } from './forensics/noise-residual.js';
@@ -18,7 +20,7 @@ import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from '.
  * model judges pixels (plus the JPEG quality, which the pixel statistics depend on).
  * Changing anything here changes FEATURE_NAMES' meaning: retrain and bump the model version.
  */
-export const FEATURE_NAMES = [
+export const FEATURE_NAMES_V1 = [
   'jpeg_quality',
   'dq_available',
   'dq_score',
@@ -62,10 +64,30 @@ export const FEATURE_NAMES = [
   'colorfulness',
   'sharpness',
 ] as const;
+
+/** Added in feature set v2: compression history read from the exact JPEG coefficients. */
+export const COMPRESSION_HISTORY_FEATURES = [
+  'ch_available',
+  'ch_rough_mean',
+  'ch_rough_top',
+  'ch_rough_max',
+  'ch_rough_share',
+  'ch_recompress_changed',
+  'ch_recompress_identical',
+] as const;
+
+/**
+ * The full vector, always computed. A feature set is a prefix of it: the v1 model (released in
+ * engine profile ep-2026.11-1) reads the first FEATURE_SETS.v1 values, exactly as before.
+ */
+export const FEATURE_NAMES = [...FEATURE_NAMES_V1, ...COMPRESSION_HISTORY_FEATURES] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
+export const FEATURE_SETS = { v1: FEATURE_NAMES_V1.length, v2: FEATURE_NAMES.length } as const;
+export type FeatureSet = keyof typeof FEATURE_SETS;
 
 export interface ForensicParts {
   doubleCompression: DoubleCompressionResult;
+  compressionHistory: CompressionHistory;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -90,6 +112,7 @@ export async function extractFeatures(
   quantization: QuantizationFingerprint | null,
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
+  coefficients: LumaCoefficients | null = null,
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -136,6 +159,7 @@ export async function extractFeatures(
   const copyMove = detectCopyMove(half.luma, half.width, half.height);
   const spectral = spectralFeatures(native);
   const cues = captureCues(image.small);
+  const history = analyzeCompressionHistory(image.format === 'jpeg' ? coefficients : null, native);
 
   const values: number[] = [
     (quantization?.lumaQuality ?? 100) / 100,
@@ -184,6 +208,14 @@ export async function extractFeatures(
     cues.blueCast / 255,
     cues.colorfulness / 100,
     cues.sharpness,
+    history.available ? 1 : 0,
+    log1p(history.histRoughMean),
+    log1p(history.histRoughTop),
+    log1p(history.histRoughMax),
+    history.histRoughShare,
+    // Per cent of coefficients: keeps the trees' split points in a readable range.
+    history.recompressChanged * 100,
+    history.recompressIdentical,
   ];
   if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
   const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));
@@ -191,6 +223,7 @@ export async function extractFeatures(
     values: vec,
     parts: {
       doubleCompression: dq,
+      compressionHistory: history,
       grid,
       copyMove,
       spectral,

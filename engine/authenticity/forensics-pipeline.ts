@@ -2,6 +2,7 @@ import type { DecodedImage } from './image/decode.js';
 import { decodeForForensics } from './image/decode.js';
 import { analyzeMetadata, type MetadataResult } from './metadata/metadata-analysis.js';
 import { extractFeatures, type FeatureVector } from './features.js';
+import { readLumaCoefficients } from './image/jpeg-coefficients.js';
 import type { AuthenticitySettings } from './settings.js';
 import type { Zone } from './zones.js';
 
@@ -30,6 +31,7 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
     settings,
   );
   const lumaTable = metadata.structure.quantTables.find((t) => t.id === 0)?.values ?? metadata.structure.quantTables[0]?.values ?? null;
-  const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? []);
+  const coefficients = image.format === 'jpeg' ? readLumaCoefficients(input.bytes) : null;
+  const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients);
   return { image, metadata, features };
 }

@@ -6,6 +6,8 @@ import { z } from 'zod';
  */
 export const ZAuthenticitySettings = z.object({
   version: z.string().min(1),
+  /** Which prefix of the feature vector the model reads (features.ts FEATURE_SETS); absent = v1. */
+  featureSet: z.enum(['v1', 'v2']).default('v1'),
   /** Directory holding the model file; defaults to this package's `model/` folder. */
   modelDir: z.string().optional(),
   model: z.object({
@@ -30,9 +32,11 @@ export const ZAuthenticitySettings = z.object({
     maxBytes: z.number().int().positive(),
   }),
 });
-export type AuthenticitySettings = z.infer<typeof ZAuthenticitySettings>;
+export type AuthenticitySettings = z.input<typeof ZAuthenticitySettings>;
+export type ResolvedAuthenticitySettings = z.output<typeof ZAuthenticitySettings>;
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = {
+/** Released in engine profile ep-2026.11-1; never edited (engine/profiles.test.ts pins it). */
+export const AUTHENTICITY_SETTINGS_V1: AuthenticitySettings = {
   version: '1',
   model: {
     file: 'authenticity-gbt-v1.onnx',
@@ -49,3 +53,23 @@ export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = {
   expectCameraMetadata: false,
   limits: { maxInputPixels: 40_000_000, minSide: 200, maxBytes: 30 * 1024 * 1024 },
 };
+
+/**
+ * v2: the same rules, plus the compression-history features (exact JPEG coefficients:
+ * double-quantisation roughness and recompression stability) and a model trained on them.
+ */
+export const AUTHENTICITY_SETTINGS_V2: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V1,
+  version: '2',
+  featureSet: 'v2',
+  model: {
+    file: 'authenticity-gbt-v2.onnx',
+    name: 'authenticity-gbt-v2',
+    sha256: '488ed22495146301137cce7c7d287d2c4a79fd5fc8cf2a17229268ec4d592df1',
+  },
+  // training/metrics.json: the risk that 5% / 1% of clean captures exceed in cross-validation.
+  modelReviewThreshold: 0.4819,
+  modelStrongThreshold: 0.8354,
+};
+
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V2;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CURRENT_ENGINE_PROFILE } from '../../domain/engine-profile.js';
 import { api, createVerification, sampleJpeg, signup, submit, tokenOf, upload, waitForStatus } from '../helpers.js';
 
 describe('verification lifecycle', () => {
@@ -22,7 +23,7 @@ describe('verification lifecycle', () => {
     expect(done.assessment).toBe('assessment_incomplete');
     expect(done.summary_reasons).toContain('document_ocr_unavailable');
     expect(done.result.checks.document_ocr.status).toBe('unavailable');
-    expect(done.engine_profile).toBe('ep-2026.11-1');
+    expect(done.engine_profile).toBe(CURRENT_ENGINE_PROFILE);
     expect(done.policy_revision).toBe('dp-2026.11-1');
   });
 });

@@ -146,6 +146,29 @@ export async function photograph(
   return { width: w, height: h, rgb: out, zones };
 }
 
+/**
+ * A flat, evenly lit capture: a scanner, a document camera or a phone held square over the page
+ * with strong denoising. No rotation or background; mild optics blur and low sensor noise. The
+ * second clean capture style of the training recipe, so that "clean" is not learned as "has the
+ * camera simulation's noise and geometry".
+ */
+export async function flatCapture(obj: { width: number; height: number; rgb: Uint8Array; zones: Zone[] }, rng: Rng): Promise<Captured> {
+  const width = rng.int(1100, 1600);
+  const scale = width / obj.width;
+  const height = Math.round(obj.height * scale);
+  const blurred = await toRaw(rawInput(obj).resize(width, height, { kernel: 'lanczos3' }).blur(rng.range(0.4, 1.0)));
+  const sigma = rng.range(0.8, 3.0);
+  const gain = rng.range(0.95, 1.05);
+  const noise = rng.fork('sensor');
+  const out = new Uint8Array(blurred.rgb.length);
+  for (let i = 0; i < out.length; i += 3) {
+    const shared = noise.gauss() * sigma * 0.6;
+    for (let c = 0; c < 3; c++) out[i + c] = clamp255(blurred.rgb[i + c]! * gain + shared + noise.gauss() * sigma * 0.8);
+  }
+  const zones = obj.zones.map((z) => ({ name: z.name, x: Math.round(z.x * scale), y: Math.round(z.y * scale), width: Math.round(z.width * scale), height: Math.round(z.height * scale) }));
+  return { width, height, rgb: out, zones };
+}
+
 function exifDate(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}:${p(d.getUTCMonth() + 1)}:${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;

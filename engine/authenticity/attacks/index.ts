@@ -1,5 +1,5 @@
 import type { Rng } from '../training/rng.js';
-import { encodeCameraJpeg, photograph } from './camera.js';
+import { encodeCameraJpeg, flatCapture, photograph } from './camera.js';
 import { editTextField } from './edit-text.js';
 import { editorSave } from './editor-save.js';
 import { renderPrinted } from './print-recapture.js';
@@ -20,15 +20,19 @@ export interface GenerateOptions {
   capturedAt: Date;
   /** Another person's photo, for portrait substitution. */
   donorFacePath?: string;
+  /** How the genuine document was captured: a hand-held phone photo (default) or a flat, even capture. */
+  capture?: CaptureStyle;
 }
 
-async function cameraCapture(doc: DocumentImage, rng: Rng, capturedAt: Date): Promise<{ bytes: Buffer; zones: Zone[] }> {
-  const shot = await photograph(doc, rng.fork('photo'), { capturedAt });
+export type CaptureStyle = 'camera' | 'flat';
+
+async function cameraCapture(doc: DocumentImage, rng: Rng, capturedAt: Date, style: CaptureStyle = 'camera'): Promise<{ bytes: Buffer; zones: Zone[] }> {
+  const shot = style === 'flat' ? await flatCapture(doc, rng.fork('flat')) : await photograph(doc, rng.fork('photo'), { capturedAt });
   return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt), zones: shot.zones };
 }
 
-async function decodedCapture(doc: DocumentImage, rng: Rng, capturedAt: Date): Promise<DocumentImage> {
-  const cap = await cameraCapture(doc, rng, capturedAt);
+async function decodedCapture(doc: DocumentImage, rng: Rng, capturedAt: Date, style: CaptureStyle = 'camera'): Promise<DocumentImage> {
+  const cap = await cameraCapture(doc, rng, capturedAt, style);
   return { ...(await decodeRgb(cap.bytes)), zones: cap.zones };
 }
 
@@ -36,22 +40,22 @@ export async function generateSample(doc: DocumentImage, label: SampleLabel, rng
   const { capturedAt } = opts;
   switch (label) {
     case 'clean': {
-      const cap = await cameraCapture(doc, rng, capturedAt);
+      const cap = await cameraCapture(doc, rng, capturedAt, opts.capture);
       return { ...cap, label, capturedAt };
     }
     case 'splice_portrait': {
       if (!opts.donorFacePath) throw new Error('splice_portrait needs donorFacePath');
-      const cap = await decodedCapture(doc, rng, capturedAt);
+      const cap = await decodedCapture(doc, rng, capturedAt, opts.capture);
       const forged = await splicePortrait(cap, opts.donorFacePath, rng.fork('splice'));
       return { bytes: await editorSave(forged, rng.fork('save'), capturedAt), zones: forged.zones, label, capturedAt };
     }
     case 'edit_text': {
-      const cap = await decodedCapture(doc, rng, capturedAt);
+      const cap = await decodedCapture(doc, rng, capturedAt, opts.capture);
       const forged = await editTextField(cap, rng.fork('edit'));
       return { bytes: await editorSave(forged, rng.fork('save'), capturedAt), zones: forged.zones, label, capturedAt };
     }
     case 'editor_resave': {
-      let cap = await decodedCapture(doc, rng, capturedAt);
+      let cap = await decodedCapture(doc, rng, capturedAt, opts.capture);
       const r = rng.fork('adjust');
       if (r.chance(0.5)) cap = cropDoc(cap, r.int(1, 15), r.int(1, 15), r.int(1, 15), r.int(1, 15));
       if (r.chance(0.5)) adjustTone(cap, r.range(0.9, 1.12), r.range(-12, 12));

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { AuthenticityError } from '../errors.js';
-import { FEATURE_NAMES } from '../features.js';
+import { FEATURE_SETS } from '../features.js';
 import { SAMPLE_LABELS, type SampleLabel } from '../attacks/types.js';
 import type { AuthenticitySettings } from '../settings.js';
 
 /**
- * The project's own tamper/recapture classifier (gradient-boosted trees over FEATURE_NAMES,
+ * The project's own tamper/recapture classifier (gradient-boosted trees over a feature set,
  * trained by training/train.py). Its bytes are pinned by sha256 in the settings; a file that does
  * not match is refused, so every result names exactly the model that produced it.
  */
@@ -39,14 +39,16 @@ export async function loadClassifier(settings: AuthenticitySettings): Promise<Cl
     throw new AuthenticityError('model_integrity_failed', `model ${settings.model.file} sha256 ${sha256} does not match the pinned ${settings.model.sha256}`);
   }
   const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+  const width = FEATURE_SETS[settings.featureSet ?? 'v1'];
   const input = session.inputNames[0]!;
   const probOutput = session.outputNames.find((n) => /prob/i.test(n)) ?? session.outputNames[session.outputNames.length - 1]!;
   return {
     name: settings.model.name,
     sha256,
     async predict(features) {
-      if (features.length !== FEATURE_NAMES.length) throw new Error(`expected ${FEATURE_NAMES.length} features, got ${features.length}`);
-      const result = await session.run({ [input]: new ort.Tensor('float32', features, [1, features.length]) });
+      // Feature sets are prefixes of the full vector: an older model reads the values it was trained on.
+      if (features.length < width) throw new Error(`expected at least ${width} features, got ${features.length}`);
+      const result = await session.run({ [input]: new ort.Tensor('float32', features.slice(0, width), [1, width]) });
       const probs = result[probOutput]!.data as Float32Array;
       const out = {} as Record<SampleLabel, number>;
       SAMPLE_LABELS.forEach((label, i) => (out[label] = probs[i] ?? 0));

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateSample, SAMPLE_LABELS, type SampleLabel } from '../attacks/index.js';
+import { generateSample, SAMPLE_LABELS, type CaptureStyle, type SampleLabel } from '../attacks/index.js';
 import type { DocumentImage } from '../attacks/types.js';
 import type { Zone } from '../zones.js';
 import { facesForSplit, renderCard } from './render-card.js';
@@ -10,10 +10,19 @@ import { sharedCorpusDocument } from './shared-corpus-source.js';
 /**
  * The training / held-out corpus recipe. For each document i of a split: render a clean card
  * (own renderer; portrait from that split's faces), then produce `CLEAN_PER_DOC` clean camera
- * captures and one sample of every attack type from the same card. Documents, not images, are
- * the unit of the split, and the two splits use disjoint portrait photos and different seeds.
+ * captures and one sample of every attack type from the same card; then (recipe v2) one flat,
+ * evenly lit clean capture and the three editing attacks made on such a capture. Documents, not
+ * images, are the unit of the split, and the two splits use disjoint portrait photos and
+ * different seeds. Each file has its own random stream (forked by label and index), so adding
+ * files to the recipe leaves every existing file byte-identical.
  */
 export const CLEAN_PER_DOC = 2;
+const FLAT_CAPTURE_JOBS: { label: SampleLabel; k: number }[] = [
+  { label: 'clean', k: 2 },
+  { label: 'splice_portrait', k: 1 },
+  { label: 'edit_text', k: 1 },
+  { label: 'editor_resave', k: 1 },
+];
 export const SPLIT_SEEDS = { train: 20261121, test: 77001 } as const;
 export type Split = keyof typeof SPLIT_SEEDS;
 
@@ -24,6 +33,7 @@ export interface ManifestRow {
   split: Split;
   zones: Zone[];
   capturedAt: string;
+  capture?: CaptureStyle;
 }
 
 const BASE_TIME = Date.UTC(2026, 9, 1, 8, 0, 0);
@@ -44,38 +54,55 @@ export async function cleanDocument(split: Split, doc: number): Promise<{ card: 
   return { card, facePath: card.facePath };
 }
 
-export async function buildDocumentSamples(split: Split, doc: number, outDir: string): Promise<ManifestRow[]> {
+export function sampleFile(split: Split, doc: number, label: SampleLabel, k: number): string {
+  return `${split}-${String(doc).padStart(4, '0')}-${label}-${k}.jpg`;
+}
+
+/** Writes the document's samples that are not in `skip` (file names) and returns their rows. */
+export async function buildDocumentSamples(split: Split, doc: number, outDir: string, skip: ReadonlySet<string> = new Set()): Promise<ManifestRow[]> {
   const faces = facesForSplit(split);
   const { card, facePath } = await cleanDocument(split, doc);
   const rng = createRng(SPLIT_SEEDS[split]).fork(`samples-${doc}`);
   const donors = faces.filter((f) => f !== facePath);
   const rows: ManifestRow[] = [];
-  const jobs: { label: SampleLabel; k: number }[] = [];
-  for (let k = 0; k < CLEAN_PER_DOC; k++) jobs.push({ label: 'clean', k });
-  for (const label of SAMPLE_LABELS) if (label !== 'clean') jobs.push({ label, k: 0 });
-  for (const { label, k } of jobs) {
+  const jobs: { label: SampleLabel; k: number; capture: CaptureStyle }[] = [];
+  for (let k = 0; k < CLEAN_PER_DOC; k++) jobs.push({ label: 'clean', k, capture: 'camera' });
+  for (const label of SAMPLE_LABELS) if (label !== 'clean') jobs.push({ label, k: 0, capture: 'camera' });
+  for (const j of FLAT_CAPTURE_JOBS) jobs.push({ ...j, capture: 'flat' });
+  for (const { label, k, capture } of jobs) {
+    const file = sampleFile(split, doc, label, k);
+    if (skip.has(file)) continue;
     const r = rng.fork(`${label}-${k}`);
     const capturedAt = new Date(BASE_TIME + Math.floor(r.next() * 30 * 86_400_000));
-    const sample = await generateSample(card, label, r, { capturedAt, donorFacePath: r.pick(donors) });
-    const file = `${split}-${String(doc).padStart(4, '0')}-${label}-${k}.jpg`;
+    const sample = await generateSample(card, label, r, { capturedAt, donorFacePath: r.pick(donors), capture });
     writeFileSync(path.join(outDir, file), sample.bytes);
-    rows.push({ file, label, doc, split, zones: sample.zones, capturedAt: capturedAt.toISOString() });
+    rows.push({ file, label, doc, split, zones: sample.zones, capturedAt: capturedAt.toISOString(), capture });
   }
   return rows;
 }
+
+/** Files per document in the current recipe. */
+export const FILES_PER_DOC = CLEAN_PER_DOC + SAMPLE_LABELS.length - 1 + FLAT_CAPTURE_JOBS.length;
 
 /** Generates documents [from, to) of a split into `outDir`, appending to its manifest; resumable. */
 export async function buildCorpus(split: Split, from: number, to: number, outDir: string, log = (s: string) => process.stderr.write(s)): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const manifest = path.join(outDir, 'manifest.jsonl');
-  const done = new Set<number>();
+  const files = new Set<string>();
+  const perDoc = new Map<number, number>();
   if (existsSync(manifest)) {
-    for (const line of readFileSync(manifest, 'utf8').split('\n')) if (line.trim()) done.add((JSON.parse(line) as ManifestRow).doc);
+    for (const line of readFileSync(manifest, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const row = JSON.parse(line) as ManifestRow;
+      files.add(row.file);
+      perDoc.set(row.doc, (perDoc.get(row.doc) ?? 0) + 1);
+    }
   }
   for (let doc = from; doc < to; doc++) {
-    if (done.has(doc)) continue;
+    // Resumable per file: a corpus made by an earlier recipe only gets the files it lacks.
+    if ((perDoc.get(doc) ?? 0) >= FILES_PER_DOC) continue;
     const t = Date.now();
-    const rows = await buildDocumentSamples(split, doc, outDir);
+    const rows = await buildDocumentSamples(split, doc, outDir, files);
     writeFileSync(manifest, rows.map((r) => JSON.stringify(r)).join('\n') + '\n', { flag: 'a' });
     log(`${split} doc ${doc} (${rows.length} files) ${Date.now() - t} ms\n`);
   }

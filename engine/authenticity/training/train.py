@@ -1,7 +1,8 @@
 """Trains the authenticity classifier and exports it to ONNX.
 
 Input: features.jsonl written by extract-features.ts (the engine's own TypeScript feature code).
-Output: model/<name>.onnx, training/metrics.json. Deterministic: fixed seed, no subsampling,
+Output: model/<name>.onnx, training/metrics.json (the v1 model's metrics are in git history at the
+release of engine profile ep-2026.11-1). Deterministic: fixed seed, no subsampling,
 single-threaded scikit-learn, fixed ONNX opsets; the same features file gives the same bytes.
 
     .data/authenticity-venv/bin/python engine/authenticity/training/train.py \
@@ -23,7 +24,7 @@ from skl2onnx.common.data_types import FloatTensorType
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = 20261121
-MODEL_NAME = "authenticity-gbt-v1"
+MODEL_NAME = "authenticity-gbt-v2"
 PARAMS = dict(n_estimators=120, max_depth=3, learning_rate=0.12, subsample=1.0, min_samples_leaf=5)
 FOLDS = 5
 
