@@ -46,6 +46,16 @@ describe('decision policy dp-2026.11-1', () => {
     expect(decide('dp-2026.11-1', [...all(), { check: 'record_match', status: 'failed', reasons: ['record_name_mismatch'], score: 0.1, component: 'r@1' }])).toEqual(base);
   });
 
+  it('dp-2026.11-2 also caps a re-save finding alone at review; dp-2026.11-1 stays as released', () => {
+    const resave = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['editor_resave_suspected'], score: 0.95 } : x));
+    expect(decide('dp-2026.11-2', resave)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['editor_resave_suspected'] });
+    expect(decide('dp-2026.11-1', resave).assessment).toBe('material_inconsistency');
+    const resaveAndScreen = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['screen_recapture_suspected', 'editor_resave_suspected'], score: 0.95 } : x));
+    expect(decide('dp-2026.11-2', resaveAndScreen).assessment).toBe('material_inconsistency');
+    const png = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'review' as const, reasons: ['not_camera_jpeg'], score: 0.15 } : x));
+    expect(decide('dp-2026.11-2', png)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['not_camera_jpeg'] });
+  });
+
   it('capture expiry and unknown revisions', () => {
     expect(decide('dp-2026.11-1', [], { captureExpired: true })).toEqual({ assessment: 'assessment_incomplete', confidence: 0, summary_reasons: ['capture_expired'] });
     expect(() => decide('dp-1999', all())).toThrow(/unknown policy revision/);

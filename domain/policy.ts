@@ -49,7 +49,8 @@ interface PolicyRevision {
  *    material_inconsistency; `tampering_suspected` alone (the learned classifier) is capped at
  *    manual review in this revision (see capAtReview); weak `metadata_inconsistent`,
  *    `capture_time_inconsistent`, `editor_quantization_detected`, `double_compression_detected`,
- *    `copy_move_detected`, a weak model finding, or a re-save alone → manual review.
+ *    `copy_move_detected` or a weak model finding → manual review. (A strong re-save finding
+ *    alone is material here; dp-2026.11-2 caps it at review.)
  *  - document: check-digit, visual/MRZ, expiry, issuing-state and applicant-data mismatches are
  *    strong; LOW-confidence template facts are weak (DOCUMENT_FACTS.md).
  *  - liveness and face match: challenge incomplete, illumination mismatch, presentation attack,
@@ -68,9 +69,20 @@ export const POLICY_REVISIONS: Readonly<Record<string, PolicyRevision>> = {
     // editing-software findings keep their strength.
     capAtReview: ['tampering_suspected'],
   },
+  // dp-2026.11-2: as dp-2026.11-1, and a re-save alone is not a forgery: the learned
+  // `editor_resave_suspected` finding alone is capped at review too (dp-2026.11-1's notes said so,
+  // its list did not). A PNG/WebP document photo (`not_camera_jpeg`, weak) → manual review.
+  'dp-2026.11-2': {
+    id: 'dp-2026.11-2',
+    description: 'As dp-2026.11-1; the learned re-save finding alone is also capped at manual review.',
+    required: ['document_ocr', 'template_match', 'authenticity', 'liveness', 'face_match'],
+    advisoryOnly: ['record_match'],
+    floorAtReview: ['uncalibrated_document_scope'],
+    capAtReview: ['tampering_suspected', 'editor_resave_suspected'],
+  },
 };
 
-export const CURRENT_POLICY_REVISION = 'dp-2026.11-1';
+export const CURRENT_POLICY_REVISION = 'dp-2026.11-2';
 
 function support(s: TCheckSummary): number | null {
   if (s.score === null) return null;

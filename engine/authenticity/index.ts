@@ -67,10 +67,14 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
         );
       }
 
-      const prediction = await classifier.predict(features.values);
-      const model = modelSignal(prediction, cfg);
-      if (model.signal) signals.push(model.signal);
-      const verdict = decide(signals, model.risk);
+      // The classifier only judges the formats it was trained on. A document photo in a lossless
+      // format was written by software, not by a camera or the hosted page: say so, weakly.
+      const modelApplies = !cfg.modelFormats || cfg.modelFormats.includes(image.format);
+      const prediction = modelApplies ? await classifier.predict(features.values) : null;
+      const model = prediction ? modelSignal(prediction, cfg) : null;
+      if (model?.signal) signals.push(model.signal);
+      if (!modelApplies) signals.push(signal('not_camera_jpeg', 'weak', 'metadata', { format: image.format }));
+      const verdict = decide(signals, model?.risk ?? null);
 
       return {
         check: 'authenticity',
@@ -85,10 +89,10 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
           image: { format: image.format, width: image.width, height: image.height, orientation: image.orientation },
           signals,
           metadata: metadata.evidence,
-          model: {
-            risk: round3(model.risk),
-            probabilities: Object.fromEntries(Object.entries(prediction.probabilities).map(([k, v]) => [k, round3(v)])),
-          },
+          model:
+            model && prediction
+              ? { applicable: true, risk: round3(model.risk), probabilities: Object.fromEntries(Object.entries(prediction.probabilities).map(([k, v]) => [k, round3(v)])) }
+              : { applicable: false, risk: null, format: image.format },
           forensics: {
             double_compression: {
               available: parts.doubleCompression.available,

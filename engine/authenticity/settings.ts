@@ -15,6 +15,11 @@ export const ZAuthenticitySettings = z.object({
     name: z.string().min(1),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
   }),
+  /**
+   * Formats the classifier was trained on; for other formats it is not run and a weak
+   * `not_camera_jpeg` signal says so. Absent = every format (settings v1, kept as released).
+   */
+  modelFormats: z.array(z.enum(['jpeg', 'png', 'webp'])).optional(),
   /** Classifier risk (1 − P(clean)) at or above which the model's finding is weak / strong. */
   modelReviewThreshold: z.number().min(0).max(1),
   modelStrongThreshold: z.number().min(0).max(1),
@@ -62,6 +67,8 @@ export const AUTHENTICITY_SETTINGS_V2: AuthenticitySettings = {
   ...AUTHENTICITY_SETTINGS_V1,
   version: '2',
   featureSet: 'v2',
+  // Trained on JPEG only: a PNG of a decoded, edited photo gave it arbitrary risks (measured).
+  modelFormats: ['jpeg'],
   model: {
     file: 'authenticity-gbt-v2.onnx',
     name: 'authenticity-gbt-v2',

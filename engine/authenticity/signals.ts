@@ -15,6 +15,7 @@ export const SIGNAL_CODES = [
   'editor_resave_suspected',
   'screen_recapture_suspected',
   'print_recapture_suspected',
+  'not_camera_jpeg',
 ] as const;
 export type SignalCode = (typeof SIGNAL_CODES)[number];
 

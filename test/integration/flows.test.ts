@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm } from '../../db/orm.js';
 import { SAMPLE_KYC_DEFINITION } from '../../domain/primitives.js';
 import { CURRENT_ENGINE_PROFILE } from '../../domain/engine-profile.js';
+import { CURRENT_POLICY_REVISION } from '../../domain/policy.js';
 import { activateTemplate, createTemplate, publishFlowVersion, setFlowActive } from '../../services/flows.js';
 import { api, sampleJpeg, signup, sql, stack, submit, tokenOf, upload, waitFor, waitForStatus } from '../helpers.js';
 import { withTemporal } from '../temporal.js';
@@ -48,7 +49,7 @@ describe('Flow intake', () => {
     expect(row!.verifiee).toEqual({ email: 'ana@example.com' });
     expect(row!.applicant).toEqual({ full_name: 'Ana Luisa Prueba Ejemplo', date_of_birth: '1990-03-15', document_number: 'G12345678' });
     const v = await api('GET', `/v1/verifications/${r.body.id}`, { key });
-    expect(v.body).toMatchObject({ flow_id: r.body.flow_id, flow_version_ref: 1, engine_profile: CURRENT_ENGINE_PROFILE, policy_revision: 'dp-2026.11-1' });
+    expect(v.body).toMatchObject({ flow_id: r.body.flow_id, flow_version_ref: 1, engine_profile: CURRENT_ENGINE_PROFILE, policy_revision: CURRENT_POLICY_REVISION });
 
     const explicit = await intake(key, 'sample-kyc', { ...validIntake, claimed: { full_name: 'Other Record' } });
     const [row2] = await sql<{ claimed: unknown }>('select claimed from verifications where id = $1', [explicit.body.id]);
@@ -92,7 +93,7 @@ describe('Flow intake', () => {
     const found = await withTemporal((c) =>
       waitFor(async () => {
         const ids: string[] = [];
-        for await (const w of c.workflow.list({ query: `FlowId = '${r.body.flow_id}' AND FlowVersion = 1 AND EngineProfile = '${CURRENT_ENGINE_PROFILE}' AND PolicyRevision = 'dp-2026.11-1'` })) ids.push(w.workflowId);
+        for await (const w of c.workflow.list({ query: `FlowId = '${r.body.flow_id}' AND FlowVersion = 1 AND EngineProfile = '${CURRENT_ENGINE_PROFILE}' AND PolicyRevision = '${CURRENT_POLICY_REVISION}'` })) ids.push(w.workflowId);
         return ids.includes(`case-${r.body.id}`) ? ids : null;
       }, 20_000, 500),
     );

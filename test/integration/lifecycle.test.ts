@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CURRENT_ENGINE_PROFILE } from '../../domain/engine-profile.js';
+import { CURRENT_POLICY_REVISION } from '../../domain/policy.js';
 import { api, createVerification, sampleJpeg, signup, submit, tokenOf, upload, waitForStatus } from '../helpers.js';
 
 describe('verification lifecycle', () => {
@@ -24,6 +25,6 @@ describe('verification lifecycle', () => {
     expect(done.summary_reasons).toContain('document_ocr_unavailable');
     expect(done.result.checks.document_ocr.status).toBe('unavailable');
     expect(done.engine_profile).toBe(CURRENT_ENGINE_PROFILE);
-    expect(done.policy_revision).toBe('dp-2026.11-1');
+    expect(done.policy_revision).toBe(CURRENT_POLICY_REVISION);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhook-verify.js';
+import { CURRENT_POLICY_REVISION } from '../../domain/policy.js';
 import { api, countRows, createVerification, sampleJpeg, signup, submit, tokenOf, upload, waitFor, waitForStatus, webhookReceiver } from '../helpers.js';
 import { withTemporal } from '../temporal.js';
 
@@ -48,7 +49,7 @@ describe('webhooks', () => {
       await waitFor(async () => receiver.received.length >= 1);
       const body = JSON.parse(receiver.received[0]!.raw.toString());
       expect(body.result.checks).toBeDefined();
-      expect(body.result.decision.policy_revision).toBe('dp-2026.11-1');
+      expect(body.result.decision.policy_revision).toBe(CURRENT_POLICY_REVISION);
     } finally {
       await receiver.close();
     }

@@ -1,4 +1,4 @@
-import { ZIGZAG } from '../metadata/jpeg-structure.js';
+import { parseDqtSegment, ZIGZAG } from '../metadata/jpeg-structure.js';
 
 /**
  * Reads the quantised DCT coefficients of the luma (first) component straight from a baseline
@@ -182,18 +182,7 @@ function read(d: Uint8Array): LumaCoefficients | null {
     const end = pos + 2 + len;
     if (end > d.length) return null;
     if (marker === 0xdb) {
-      let p = seg;
-      while (p < end) {
-        const pq = d[p]! >> 4;
-        const id = d[p]! & 15;
-        p++;
-        const values = new Uint16Array(64);
-        for (let k = 0; k < 64; k++) {
-          values[ZIGZAG[k]!] = pq ? (d[p]! << 8) | d[p + 1]! : d[p]!;
-          p += pq ? 2 : 1;
-        }
-        tables.set(id, values);
-      }
+      for (const t of parseDqtSegment(d, seg, end)) tables.set(t.id, t.values);
     } else if (marker === 0xc4) {
       let p = seg;
       while (p < end) {

@@ -35,6 +35,22 @@ export interface JpegStructure {
   trailingBytes: number;
 }
 
+/** The quantisation tables of one DQT segment (payload from `start` to `end`), in natural order. */
+export function parseDqtSegment(bytes: Uint8Array, start: number, end: number): QuantTable[] {
+  const tables: QuantTable[] = [];
+  let q = start;
+  while (q < end) {
+    const pq = bytes[q]! >> 4;
+    const id = bytes[q]! & 0x0f;
+    q++;
+    const values = new Uint16Array(64);
+    for (let k = 0; k < 64; k++) values[ZIGZAG[k]!] = pq ? (bytes[q + 2 * k]! << 8) | bytes[q + 2 * k + 1]! : bytes[q + k]!;
+    q += pq ? 128 : 64;
+    tables.push({ id, precision: pq ? 16 : 8, values });
+  }
+  return tables;
+}
+
 export function isJpeg(bytes: Uint8Array): boolean {
   return bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
 }
@@ -87,19 +103,8 @@ export function parseJpegStructure(bytes: Uint8Array): JpegStructure {
     const segEnd = p + 2 + length;
     if (length < 2 || segEnd > n) break;
     if (marker === 0xdb) {
-      let q = segStart;
-      while (q < segEnd) {
-        const pq = bytes[q]! >> 4;
-        const id = bytes[q]! & 0x0f;
-        q++;
-        const values = new Uint16Array(64);
-        for (let k = 0; k < 64; k++) {
-          const v = pq ? (bytes[q + 2 * k]! << 8) | bytes[q + 2 * k + 1]! : bytes[q + k]!;
-          values[ZIGZAG[k]!] = v;
-        }
-        q += pq ? 128 : 64;
-        const existing = out.quantTables.findIndex((t) => t.id === id);
-        const table: QuantTable = { id, precision: pq ? 16 : 8, values };
+      for (const table of parseDqtSegment(bytes, segStart, segEnd)) {
+        const existing = out.quantTables.findIndex((t) => t.id === table.id);
         // A progressive or multi-scan file may redefine a table; the last definition is the one used.
         if (existing >= 0) out.quantTables[existing] = table;
         else out.quantTables.push(table);
