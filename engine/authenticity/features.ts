@@ -159,7 +159,7 @@ export async function extractFeatures(
   const copyMove = detectCopyMove(half.luma, half.width, half.height);
   const spectral = spectralFeatures(native);
   const cues = captureCues(image.small);
-  const history = analyzeCompressionHistory(image.format === 'jpeg' ? coefficients : null, native);
+  const history = analyzeCompressionHistory(coefficients, native);
 
   const values: number[] = [
     (quantization?.lumaQuality ?? 100) / 100,

@@ -38,7 +38,6 @@ export const ZAuthenticitySettings = z.object({
   }),
 });
 export type AuthenticitySettings = z.input<typeof ZAuthenticitySettings>;
-export type ResolvedAuthenticitySettings = z.output<typeof ZAuthenticitySettings>;
 
 /** Released in engine profile ep-2026.11-1; never edited (engine/profiles.test.ts pins it). */
 export const AUTHENTICITY_SETTINGS_V1: AuthenticitySettings = {

@@ -1,3 +1,4 @@
+import type { DecodedImage } from '../image/decode.js';
 import type { LumaCoefficients } from '../image/jpeg-coefficients.js';
 import { ZIGZAG } from '../metadata/jpeg-structure.js';
 import { fdctIslow, jpegLuma, quantizeIslow } from './islow-dct.js';
@@ -48,16 +49,10 @@ const UNAVAILABLE: CompressionHistory = {
 const HIST_FREQS = 35;
 const HIST_MAX = 80;
 
-export interface NativeRgb {
-  width: number;
-  height: number;
-  /** Offset of this crop in the stored image; multiples of 8. */
-  left: number;
-  top: number;
-  rgb: Uint8Array;
-}
+/** The decoder's native-resolution crop (its offset in the stored image is a multiple of 8). */
+type NativeCrop = DecodedImage['native'];
 
-export function analyzeCompressionHistory(coef: LumaCoefficients | null, native: NativeRgb): CompressionHistory {
+export function analyzeCompressionHistory(coef: LumaCoefficients | null, native: NativeCrop): CompressionHistory {
   if (!coef) return UNAVAILABLE;
   return { available: true, ...histogramRoughness(coef), ...recompressionStability(coef, native) };
 }
@@ -103,7 +98,7 @@ function histogramRoughness(coef: LumaCoefficients): Pick<CompressionHistory, 'h
   };
 }
 
-function recompressionStability(coef: LumaCoefficients, native: NativeRgb): Pick<CompressionHistory, 'recompressChanged' | 'recompressIdentical'> {
+function recompressionStability(coef: LumaCoefficients, native: NativeCrop): Pick<CompressionHistory, 'recompressChanged' | 'recompressIdentical'> {
   const block = new Int32Array(64);
   const bx0 = native.left >> 3;
   const by0 = native.top >> 3;

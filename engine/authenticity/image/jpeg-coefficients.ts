@@ -167,6 +167,8 @@ function read(d: Uint8Array): LumaCoefficients | null {
   let restartInterval = 0;
   let out: Int16Array | null = null;
   let luma: Component | null = null;
+  let hMax = 1;
+  let vMax = 1;
   let progressive = false;
   let pos = 2;
   while (pos + 4 <= d.length) {
@@ -208,8 +210,8 @@ function read(d: Uint8Array): LumaCoefficients | null {
         const b = seg + 6 + i * 3;
         components.push({ id: d[b]!, h: d[b + 1]! >> 4, v: d[b + 1]! & 15, tq: d[b + 2]!, blocksWide: 0, blocksHigh: 0 });
       }
-      const hMax = Math.max(...components.map((c) => c.h));
-      const vMax = Math.max(...components.map((c) => c.v));
+      hMax = Math.max(...components.map((c) => c.h));
+      vMax = Math.max(...components.map((c) => c.v));
       for (const c of components) {
         c.blocksWide = Math.ceil(Math.ceil((width * c.h) / hMax) / 8);
         c.blocksHigh = Math.ceil(Math.ceil((height * c.v) / vMax) / 8);
@@ -235,7 +237,7 @@ function read(d: Uint8Array): LumaCoefficients | null {
       if (!progressive) Object.assign(spectral, { ss: 0, se: 63, ah: 0, al: 0 });
       const r = new BitReader(d, end);
       // A scan without luma changes nothing we keep: walk past its entropy-coded data.
-      if (scan.some((x) => x.c === luma)) decodeScan(r, scan, spectral, progressive, { width, height, all: components, luma }, out, restartInterval);
+      if (scan.some((x) => x.c === luma)) decodeScan(r, scan, spectral, progressive, { width, height, hMax, vMax, luma }, out, restartInterval);
       pos = r.position;
       // Continue the marker walk from the next marker after the scan.
       while (pos + 1 < d.length && !(d[pos] === 0xff && d[pos + 1] !== 0 && !(d[pos + 1]! >= 0xd0 && d[pos + 1]! <= 0xd7))) pos++;
@@ -252,7 +254,9 @@ function read(d: Uint8Array): LumaCoefficients | null {
 interface Frame {
   width: number;
   height: number;
-  all: Component[];
+  /** Largest sampling factors: an interleaved MCU covers 8·hMax × 8·vMax pixels. */
+  hMax: number;
+  vMax: number;
   luma: Component;
 }
 
@@ -281,22 +285,22 @@ function need(h: Huffman | null): Huffman {
  * interleaved scan go to a scratch block (their DC passes do not depend on earlier values).
  */
 function decodeScan(r: BitReader, scan: ScanComponent[], sp: Spectral, progressive: boolean, frame: Frame, out: Int16Array, restartInterval: number): void {
-  const { all, luma } = frame;
+  const { luma } = frame;
   const pred = new Int32Array(scan.length);
   const scratch = new Int16Array(64);
-  const hMax = Math.max(...all.map((c) => c.h));
-  const vMax = Math.max(...all.map((c) => c.v));
+  // The tables this kind of scan uses, checked once (a DC refinement pass reads raw bits, no table).
+  const dcTables = !progressive || (sp.ss === 0 && sp.ah === 0) ? scan.map((s) => need(s.dc)) : [];
+  const acTables = !progressive || sp.ss > 0 ? scan.map((s) => need(s.ac)) : [];
   let eobrun = 0;
   const p1 = 1 << sp.al;
   const m1 = -1 << sp.al;
 
   const sequential = (k: number, block: Int16Array, base: number): void => {
-    const s = scan[k]!;
     block.fill(0, base, base + 64);
-    const t = decodeSymbol(r, need(s.dc));
+    const t = decodeSymbol(r, dcTables[k]!);
     pred[k] = pred[k]! + (t === 0 ? 0 : extend(r.read(t), t));
     block[base] = pred[k]!;
-    const acTable = need(s.ac);
+    const acTable = acTables[k]!;
     for (let z = 1; z < 64; ) {
       const rs = decodeSymbol(r, acTable);
       const run = rs >> 4;
@@ -315,7 +319,7 @@ function decodeScan(r: BitReader, scan: ScanComponent[], sp: Spectral, progressi
     }
   };
   const dcFirst = (k: number, block: Int16Array, base: number): void => {
-    const t = decodeSymbol(r, need(scan[k]!.dc));
+    const t = decodeSymbol(r, dcTables[k]!);
     pred[k] = pred[k]! + (t === 0 ? 0 : extend(r.read(t), t));
     block[base] = pred[k]! * p1;
   };
@@ -327,7 +331,7 @@ function decodeScan(r: BitReader, scan: ScanComponent[], sp: Spectral, progressi
       eobrun--;
       return;
     }
-    const table = need(scan[k]!.ac);
+    const table = acTables[k]!;
     for (let z = sp.ss; z <= sp.se; z++) {
       const rs = decodeSymbol(r, table);
       const run = rs >> 4;
@@ -353,7 +357,7 @@ function decodeScan(r: BitReader, scan: ScanComponent[], sp: Spectral, progressi
   const acRefine = (k: number, block: Int16Array, base: number): void => {
     let z = sp.ss;
     if (eobrun === 0) {
-      const table = need(scan[k]!.ac);
+      const table = acTables[k]!;
       for (; z <= sp.se; z++) {
         const rs = decodeSymbol(r, table);
         let run = rs >> 4;
@@ -395,8 +399,8 @@ function decodeScan(r: BitReader, scan: ScanComponent[], sp: Spectral, progressi
     mcusWide = c.blocksWide;
     mcus = c.blocksWide * c.blocksHigh;
   } else {
-    mcusWide = Math.ceil(frame.width / (8 * hMax));
-    mcus = mcusWide * Math.ceil(frame.height / (8 * vMax));
+    mcusWide = Math.ceil(frame.width / (8 * frame.hMax));
+    mcus = mcusWide * Math.ceil(frame.height / (8 * frame.vMax));
   }
   for (let m = 0; m < mcus; m++) {
     if (restartInterval && m > 0 && m % restartInterval === 0) {

@@ -54,7 +54,7 @@ export async function cleanDocument(split: Split, doc: number): Promise<{ card: 
   return { card, facePath: card.facePath };
 }
 
-export function sampleFile(split: Split, doc: number, label: SampleLabel, k: number): string {
+function sampleFile(split: Split, doc: number, label: SampleLabel, k: number): string {
   return `${split}-${String(doc).padStart(4, '0')}-${label}-${k}.jpg`;
 }
 
