@@ -56,6 +56,16 @@ describe('decision policy dp-2026.11-1', () => {
     expect(decide('dp-2026.11-2', png)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['not_camera_jpeg'] });
   });
 
+  it('dp-2026.11-3 caps a strong double-compression finding alone at review; -2 stays as released', () => {
+    const regrid = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['double_compression_detected'], score: 0.6 } : x));
+    expect(decide('dp-2026.11-3', regrid)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['double_compression_detected'] });
+    expect(decide('dp-2026.11-2', regrid).assessment).toBe('material_inconsistency');
+    const withResave = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['double_compression_detected', 'editor_resave_suspected'], score: 0.9 } : x));
+    expect(decide('dp-2026.11-3', withResave).assessment).toBe('manual_review_recommended');
+    const withPrint = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['double_compression_detected', 'print_recapture_suspected'], score: 0.9 } : x));
+    expect(decide('dp-2026.11-3', withPrint).assessment).toBe('material_inconsistency');
+  });
+
   it('capture expiry and unknown revisions', () => {
     expect(decide('dp-2026.11-1', [], { captureExpired: true })).toEqual({ assessment: 'assessment_incomplete', confidence: 0, summary_reasons: ['capture_expired'] });
     expect(() => decide('dp-1999', all())).toThrow(/unknown policy revision/);

@@ -80,9 +80,21 @@ export const POLICY_REVISIONS: Readonly<Record<string, PolicyRevision>> = {
     floorAtReview: ['uncalibrated_document_scope'],
     capAtReview: ['tampering_suspected', 'editor_resave_suspected'],
   },
+  // dp-2026.11-3: as dp-2026.11-2, for engine profile ep-2026.11-3, whose authenticity engine can
+  // call `double_compression_detected` strong (an earlier JPEG save on another 8×8 grid: the file
+  // was cropped or shifted and saved again). That proves a re-save, not a forgery: alone it is
+  // capped at review like the learned re-save finding.
+  'dp-2026.11-3': {
+    id: 'dp-2026.11-3',
+    description: 'As dp-2026.11-2; a strong double-compression finding alone is also capped at manual review.',
+    required: ['document_ocr', 'template_match', 'authenticity', 'liveness', 'face_match'],
+    advisoryOnly: ['record_match'],
+    floorAtReview: ['uncalibrated_document_scope'],
+    capAtReview: ['tampering_suspected', 'editor_resave_suspected', 'double_compression_detected'],
+  },
 };
 
-export const CURRENT_POLICY_REVISION = 'dp-2026.11-2';
+export const CURRENT_POLICY_REVISION = 'dp-2026.11-3';
 
 function support(s: TCheckSummary): number | null {
   if (s.score === null) return null;

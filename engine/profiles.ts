@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, type AuthenticitySettings } from './authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, type AuthenticitySettings } from './authenticity/index.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, type FaceEngineSettings } from './faces/index.js';
 
@@ -19,6 +19,8 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   'ep-2026.11-1': { id: 'ep-2026.11-1', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V1 },
   // Authenticity v2: compression-history features and the model trained on them.
   'ep-2026.11-2': { id: 'ep-2026.11-2', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V2 },
+  // Authenticity v3: shifted-grid lattice features (crop between two saves) and the model trained on them.
+  'ep-2026.11-3': { id: 'ep-2026.11-3', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V3 },
 };
 
 export function engineProfile(id: string): EngineProfile {

@@ -7,7 +7,7 @@ import { ZCheckOutcome } from '../../domain/checks.js';
 import { generateSample } from './attacks/index.js';
 import { ATTACK_LABELS, type DocumentImage, type SampleLabel } from './attacks/types.js';
 import { FEATURE_NAMES, FEATURE_SETS } from './features.js';
-import { AUTHENTICITY_SETTINGS_V1, AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
 import { MODEL_DIR } from './model/classifier.js';
 import { facesForSplit, renderCard } from './training/render-card.js';
 import { createRng } from './training/rng.js';
@@ -64,6 +64,34 @@ describe('authenticity engine', () => {
     expect(out.status).toBe('failed');
     expect(out.reasons).toContain('editing_software_detected');
     expect(out.score).toBeGreaterThan(0.5);
+  });
+
+  it('calls a crop between two saves a strong double compression, with the first grid’s phase (settings v3)', async () => {
+    const s = await sample(2, 'clean');
+    // The first save is ours (quality 85), so the test does not depend on the sampled camera quality.
+    const { data, info } = await sharp(await sharp(s.bytes).jpeg({ quality: 85 }).toBuffer()).raw().toBuffer({ resolveWithObject: true });
+    const cropped = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+      .extract({ left: 3, top: 5, width: info.width - 10, height: info.height - 12 })
+      .jpeg({ quality: 97 })
+      .toBuffer();
+    const out = await analyze(cropped);
+    const found = (out.evidence.signals as { code: string; strength: string; evidence: Record<string, unknown> }[]).find(
+      (x) => x.code === 'double_compression_detected' && x.evidence.aligned === false,
+    );
+    expect(found).toMatchObject({ strength: 'strong', evidence: { grid_phase: [3, 5], agreeing_frequencies: 3 } });
+    expect(out.status).toBe('failed');
+
+    // Neither the single save it came from, nor settings v2 (which never search), report it.
+    const single = await analyze(s.bytes);
+    expect(JSON.stringify(single.evidence.signals)).not.toContain('"aligned":false');
+    const v2 = await createAuthenticityEngine(AUTHENTICITY_SETTINGS_V2);
+    try {
+      const old = await v2.analyze({ bytes: cropped, kind: 'document_front' });
+      expect(JSON.stringify(old.evidence.signals)).not.toContain('"aligned":false');
+      expect((old.evidence.forensics as { shifted_grid: unknown }).shifted_grid).toBeNull();
+    } finally {
+      await v2.close();
+    }
   });
 
   for (const label of ATTACK_LABELS) {
@@ -126,17 +154,20 @@ describe('model integrity', () => {
     await expect(createAuthenticityEngine({ ...DEFAULT_AUTHENTICITY_SETTINGS, modelDir: dir })).rejects.toMatchObject({ code: 'model_integrity_failed' });
   });
 
-  it('still runs the released v1 settings (engine profile ep-2026.11-1) on their feature prefix', async () => {
-    const v1 = await createAuthenticityEngine(AUTHENTICITY_SETTINGS_V1);
+  it.each([
+    ['1', AUTHENTICITY_SETTINGS_V1],
+    ['2', AUTHENTICITY_SETTINGS_V2],
+  ] as const)('still runs the released v%s settings (engine profiles ep-2026.11-1, -2) on their feature prefix', async (version, settings) => {
+    const released = await createAuthenticityEngine(settings);
     try {
       const s = await sample(0, 'splice_portrait');
-      const out = await v1.analyze({ bytes: s.bytes, kind: 'document_front', zones: s.zones });
-      expect(out.models).toEqual([{ name: 'authenticity-gbt-v1', sha256: AUTHENTICITY_SETTINGS_V1.model.sha256 }]);
-      expect(out.component).toBe('authenticity-engine@1');
+      const out = await released.analyze({ bytes: s.bytes, kind: 'document_front', zones: s.zones });
+      expect(out.models).toEqual([{ name: `authenticity-gbt-v${version}`, sha256: settings.model.sha256 }]);
+      expect(out.component).toBe(`authenticity-engine@${version}`);
       const probabilities = Object.values((out.evidence.model as { probabilities: Record<string, number> }).probabilities);
       expect(probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);
     } finally {
-      await v1.close();
+      await released.close();
     }
     expect(FEATURE_SETS.v1).toBeLessThan(FEATURE_SETS.v2);
   });

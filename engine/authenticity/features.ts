@@ -9,6 +9,7 @@ import type { LumaCoefficients } from './image/jpeg-coefficients.js';
 import { analyzeDoubleCompression, type DoubleCompressionResult } from './forensics/double-compression.js';
 import { BLOCK, errorLevelMaps } from './forensics/error-level.js';
 import { noiseResidualMap } from './forensics/noise-residual.js';
+import { shiftedGridLattice, type ShiftedGridResult } from './forensics/shifted-grid.js';
 import { spectralFeatures, type SpectralFeatures } from './forensics/spectral.js';
 import type { QuantizationFingerprint } from './metadata/quantization.js';
 import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from './zones.js';
@@ -88,6 +89,8 @@ export type FeatureSet = keyof typeof FEATURE_SETS;
 export interface ForensicParts {
   doubleCompression: DoubleCompressionResult;
   compressionHistory: CompressionHistory;
+  /** Null unless the settings ask for the shifted-grid search (settings v3 on). */
+  shiftedGrid: ShiftedGridResult | null;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -113,6 +116,7 @@ export async function extractFeatures(
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
   coefficients: LumaCoefficients | null = null,
+  options: { shiftedGrid?: boolean } = {},
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -160,6 +164,8 @@ export async function extractFeatures(
   const spectral = spectralFeatures(native);
   const cues = captureCues(image.small);
   const history = analyzeCompressionHistory(coefficients, native);
+  // Not a model input (no model was trained on it): a rule of its own, so only run when asked.
+  const shifted = options.shiftedGrid ? shiftedGridLattice(luma, native.width, native.height) : null;
 
   const values: number[] = [
     (quantization?.lumaQuality ?? 100) / 100,
@@ -224,6 +230,7 @@ export async function extractFeatures(
     parts: {
       doubleCompression: dq,
       compressionHistory: history,
+      shiftedGrid: shifted,
       grid,
       copyMove,
       spectral,

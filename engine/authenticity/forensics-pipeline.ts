@@ -32,6 +32,8 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
   );
   const lumaTable = metadata.structure.quantTables.find((t) => t.id === 0)?.values ?? metadata.structure.quantTables[0]?.values ?? null;
   const coefficients = image.format === 'jpeg' ? readLumaCoefficients(input.bytes) : null;
-  const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients);
+  const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients, {
+    shiftedGrid: settings.shiftedGridMinAgreement !== undefined,
+  });
   return { image, metadata, features };
 }

@@ -9,7 +9,7 @@ import { signal, type Signal } from './signals.js';
 import type { Zone } from './zones.js';
 
 export { AuthenticityError, AUTHENTICITY_ERROR_CODES, type AuthenticityErrorCode } from './errors.js';
-export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 export { SIGNAL_CODES, type Signal, type SignalCode } from './signals.js';
 
 export interface AuthenticityInput {
@@ -54,6 +54,18 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
           signal('double_compression_detected', 'weak', 'forensics', {
             primary_gap: round3(parts.doubleCompression.primaryGap),
             periodicity: round3(parts.doubleCompression.score),
+          }),
+        );
+      }
+      // An earlier save on another grid: the file was decoded, shifted or cropped, and saved again.
+      // Strong (no clean capture reached it), but a re-save is not a forgery: the policy decides.
+      if (cfg.shiftedGridMinAgreement !== undefined && parts.shiftedGrid?.available && parts.shiftedGrid.agreement >= cfg.shiftedGridMinAgreement) {
+        signals.push(
+          signal('double_compression_detected', 'strong', 'forensics', {
+            aligned: false,
+            grid_phase: parts.shiftedGrid.phase,
+            agreeing_frequencies: parts.shiftedGrid.agreement,
+            lattice_z: round3(parts.shiftedGrid.best),
           }),
         );
       }
@@ -108,6 +120,15 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
               recompress_changed_share: round3(parts.compressionHistory.recompressChanged),
               recompress_identical_blocks: round3(parts.compressionHistory.recompressIdentical),
             },
+            shifted_grid: parts.shiftedGrid
+              ? {
+                  available: parts.shiftedGrid.available,
+                  lattice_z: round3(parts.shiftedGrid.best),
+                  lead: round3(parts.shiftedGrid.gap),
+                  agreeing_frequencies: parts.shiftedGrid.agreement,
+                  grid_phase: parts.shiftedGrid.phase,
+                }
+              : null,
             block_grid: { current: round3(parts.grid.current), shifted: round3(parts.grid.shifted) },
             copy_move: { score: round3(parts.copyMove.score), votes: parts.copyMove.votes },
             error_level: { p99_z: round3(parts.local.elaP99Z), cluster: round3(parts.local.elaCluster) },

@@ -25,6 +25,12 @@ export const ZAuthenticitySettings = z.object({
   modelStrongThreshold: z.number().min(0).max(1),
   /** Primary-quantisation gap score (0..1) above which the file is called double-compressed. */
   doubleCompressionThreshold: z.number().min(0).max(1),
+  /**
+   * Shifted-grid search (forensics/shifted-grid.ts): a first save on another 8×8 grid is called
+   * when this many of its 3 frequencies agree on one foreign grid phase. Absent = not searched
+   * (settings v1 and v2, kept as released).
+   */
+  shiftedGridMinAgreement: z.number().int().min(2).max(3).optional(),
   /** Share of textured blocks that must move together to call copy-move. */
   copyMoveThreshold: z.number().min(0).max(1),
   /** Clock tolerance when EXIF carries no time-zone offset: any zone on earth is possible. */
@@ -78,4 +84,15 @@ export const AUTHENTICITY_SETTINGS_V2: AuthenticitySettings = {
   modelStrongThreshold: 0.8354,
 };
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V2;
+/**
+ * v3: v2 (same features, model and thresholds) plus the shifted-grid rule: an earlier JPEG save
+ * on another 8×8 grid (a crop between two saves) is a strong `double_compression_detected`.
+ * All three frequencies agreeing: 0 of 624 clean training and test captures (README decision 11).
+ */
+export const AUTHENTICITY_SETTINGS_V3: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V2,
+  version: '3',
+  shiftedGridMinAgreement: 3,
+};
+
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V3;
