@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../engine/assets.js';
 import { createAuthenticityEngine } from '../engine/authenticity/index.js';
-import { ATTACK_LABELS, type SampleLabel } from '../engine/authenticity/attacks/types.js';
+import { ATTACK_LABELS, type ResaveEdits, type SampleLabel } from '../engine/authenticity/attacks/types.js';
 import { buildCorpus, type ManifestRow } from '../engine/authenticity/training/corpus.js';
 
 const { values } = parseArgs({
@@ -30,7 +30,7 @@ const rows = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8')
   .filter((r) => r.doc < docs);
 
 const engine = await createAuthenticityEngine();
-const results: { label: SampleLabel; capture: string; score: number; risk: number; status: string; ms: number }[] = [];
+const results: { label: SampleLabel; capture: string; edits?: ResaveEdits; score: number; risk: number; status: string; ms: number }[] = [];
 // Warm-up (JIT, sharp thread pool) so that p50 measures steady state.
 await engine.analyze({ bytes: readFileSync(path.join(dir, rows[0]!.file)), kind: 'document_front' });
 for (const r of rows) {
@@ -46,7 +46,7 @@ for (const r of rows) {
   });
   const ms = performance.now() - t0;
   const model = out.evidence.model as { risk: number };
-  results.push({ label: r.label, capture: r.capture ?? 'camera', score: out.score ?? 0, risk: model.risk, status: out.status, ms });
+  results.push({ label: r.label, capture: r.capture ?? 'camera', edits: r.edits, score: out.score ?? 0, risk: model.risk, status: out.status, ms });
 }
 await engine.close();
 
@@ -100,6 +100,25 @@ for (const style of [...new Set(results.map((r) => r.capture))]) {
   byCapture[style] = entry;
 }
 report.by_capture_style = byCapture;
+// Editor re-saves at the same threshold, by what the editor did: whether a crop moved the first
+// save's 8×8 grid, and whether the second save was coarser (lower quality) than the first.
+// (Manifests written before settings v3 carry no edit record; then this is omitted.)
+const resaves = results.filter((r) => r.label === 'editor_resave' && r.edits);
+if (resaves.length > 0) {
+  const groups: Record<string, { n: number; detected: number }> = {};
+  for (const r of resaves) {
+    const e = r.edits!;
+    const key = `${e.crop ? 'crop' : 'no_crop'}, second save ${e.secondQuality < e.firstQuality ? 'coarser' : 'same or finer'}`;
+    groups[key] ??= { n: 0, detected: 0 };
+    groups[key].n++;
+    if (r.score > threshold) groups[key].detected++;
+  }
+  report.editor_resave_by_edit = Object.fromEntries(
+    Object.entries(groups)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, g]) => [k, { n: g.n, detected: +(g.detected / g.n).toFixed(3) }]),
+  );
+}
 const ms = results.map((r) => r.ms);
 report.status_mix = statusMix;
 report.latency_ms = { p50: Math.round(q(ms, 0.5)), p95: Math.round(q(ms, 0.95)), n: ms.length };

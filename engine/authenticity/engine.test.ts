@@ -155,9 +155,9 @@ describe('model integrity', () => {
   });
 
   it.each([
-    ['1', AUTHENTICITY_SETTINGS_V1],
-    ['2', AUTHENTICITY_SETTINGS_V2],
-  ] as const)('still runs the released v%s settings (engine profiles ep-2026.11-1, -2) on their feature prefix', async (version, settings) => {
+    { version: '1', settings: AUTHENTICITY_SETTINGS_V1 },
+    { version: '2', settings: AUTHENTICITY_SETTINGS_V2 },
+  ])('still runs the released v$version settings (engine profile ep-2026.11-$version) on their feature prefix', async ({ version, settings }) => {
     const released = await createAuthenticityEngine(settings);
     try {
       const s = await sample(0, 'splice_portrait');

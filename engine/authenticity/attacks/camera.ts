@@ -206,10 +206,17 @@ export function cameraExif(rng: Rng, capturedAt: Date, withGps: boolean): Camera
 }
 
 /** Encodes like a phone camera or an in-browser capture: high quality, one save, table family varies. */
-export async function encodeCameraJpeg(img: { width: number; height: number; rgb: Uint8Array }, rng: Rng, capturedAt: Date): Promise<Buffer> {
+export async function encodeCameraJpeg(
+  img: { width: number; height: number; rgb: Uint8Array },
+  rng: Rng,
+  capturedAt: Date,
+  onQuality?: (quality: number) => void,
+): Promise<Buffer> {
   const browserLike = rng.chance(0.3);
+  const quality = browserLike ? rng.int(85, 95) : rng.int(88, 97);
+  onQuality?.(quality);
   const pipeline = rawInput(img).jpeg({
-    quality: browserLike ? rng.int(85, 95) : rng.int(88, 97),
+    quality,
     quantisationTable: browserLike ? 0 : rng.pick([0, 2, 3, 4, 5]),
     chromaSubsampling: rng.chance(0.8) ? '4:2:0' : '4:4:4',
   });

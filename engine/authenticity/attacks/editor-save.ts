@@ -9,9 +9,16 @@ import { rawInput } from './raw.js';
  */
 const EDITORS = ['Adobe Photoshop 25.1 (Windows)', 'GIMP 2.10.36', 'Snapseed 2.0', 'PicsArt Photo Studio'];
 
-export async function editorSave(img: { width: number; height: number; rgb: Uint8Array }, rng: Rng, capturedAt: Date): Promise<Buffer> {
+export async function editorSave(
+  img: { width: number; height: number; rgb: Uint8Array },
+  rng: Rng,
+  capturedAt: Date,
+  onQuality?: (quality: number) => void,
+): Promise<Buffer> {
+  const quality = rng.int(70, 98);
+  onQuality?.(quality);
   const pipeline = rawInput(img).jpeg({
-    quality: rng.int(70, 98),
+    quality,
     quantisationTable: rng.pick([0, 0, 1, 2, 3, 4, 5, 6, 7, 8]),
     chromaSubsampling: rng.chance(0.6) ? '4:2:0' : '4:4:4',
   });

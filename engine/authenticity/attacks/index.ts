@@ -6,10 +6,10 @@ import { renderPrinted } from './print-recapture.js';
 import { decodeRgb } from './raw.js';
 import { renderOnScreen } from './screen-recapture.js';
 import { splicePortrait } from './splice-portrait.js';
-import type { DocumentImage, GeneratedSample, SampleLabel } from './types.js';
+import type { DocumentImage, GeneratedSample, ResaveEdits, SampleLabel } from './types.js';
 import type { Zone } from '../zones.js';
 
-export { ATTACK_LABELS, SAMPLE_LABELS, type DocumentImage, type GeneratedSample, type SampleLabel } from './types.js';
+export { ATTACK_LABELS, SAMPLE_LABELS, type DocumentImage, type GeneratedSample, type ResaveEdits, type SampleLabel } from './types.js';
 
 /**
  * From one clean document image (+ zone boxes) to one file of the requested class, the way it
@@ -26,13 +26,25 @@ export interface GenerateOptions {
 
 export type CaptureStyle = 'camera' | 'flat';
 
-async function cameraCapture(doc: DocumentImage, rng: Rng, capturedAt: Date, style: CaptureStyle = 'camera'): Promise<{ bytes: Buffer; zones: Zone[] }> {
+async function cameraCapture(
+  doc: DocumentImage,
+  rng: Rng,
+  capturedAt: Date,
+  style: CaptureStyle = 'camera',
+  onQuality?: (quality: number) => void,
+): Promise<{ bytes: Buffer; zones: Zone[] }> {
   const shot = style === 'flat' ? await flatCapture(doc, rng.fork('flat')) : await photograph(doc, rng.fork('photo'), { capturedAt });
-  return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt), zones: shot.zones };
+  return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt, onQuality), zones: shot.zones };
 }
 
-async function decodedCapture(doc: DocumentImage, rng: Rng, capturedAt: Date, style: CaptureStyle = 'camera'): Promise<DocumentImage> {
-  const cap = await cameraCapture(doc, rng, capturedAt, style);
+async function decodedCapture(
+  doc: DocumentImage,
+  rng: Rng,
+  capturedAt: Date,
+  style: CaptureStyle = 'camera',
+  onQuality?: (quality: number) => void,
+): Promise<DocumentImage> {
+  const cap = await cameraCapture(doc, rng, capturedAt, style, onQuality);
   return { ...(await decodeRgb(cap.bytes)), zones: cap.zones };
 }
 
@@ -55,11 +67,19 @@ export async function generateSample(doc: DocumentImage, label: SampleLabel, rng
       return { bytes: await editorSave(forged, rng.fork('save'), capturedAt), zones: forged.zones, label, capturedAt };
     }
     case 'editor_resave': {
-      let cap = await decodedCapture(doc, rng, capturedAt, opts.capture);
+      const edits: ResaveEdits = { crop: null, tone: false, firstQuality: 0, secondQuality: 0 };
+      let cap = await decodedCapture(doc, rng, capturedAt, opts.capture, (q) => (edits.firstQuality = q));
       const r = rng.fork('adjust');
-      if (r.chance(0.5)) cap = cropDoc(cap, r.int(1, 15), r.int(1, 15), r.int(1, 15), r.int(1, 15));
-      if (r.chance(0.5)) adjustTone(cap, r.range(0.9, 1.12), r.range(-12, 12));
-      return { bytes: await editorSave(cap, rng.fork('save'), capturedAt), zones: cap.zones, label, capturedAt };
+      if (r.chance(0.5)) {
+        edits.crop = [r.int(1, 15), r.int(1, 15), r.int(1, 15), r.int(1, 15)];
+        cap = cropDoc(cap, ...edits.crop);
+      }
+      if (r.chance(0.5)) {
+        edits.tone = true;
+        adjustTone(cap, r.range(0.9, 1.12), r.range(-12, 12));
+      }
+      const bytes = await editorSave(cap, rng.fork('save'), capturedAt, (q) => (edits.secondQuality = q));
+      return { bytes, zones: cap.zones, label, capturedAt, edits };
     }
     case 'screen_recapture': {
       const screen = await renderOnScreen(doc, rng.fork('screen'));

@@ -15,6 +15,16 @@ export interface GeneratedSample {
   zones: Zone[];
   label: SampleLabel;
   capturedAt: Date;
+  /** What an editor re-save did (editor_resave only): lets the bench say which re-saves it misses. */
+  edits?: ResaveEdits;
+}
+
+export interface ResaveEdits {
+  /** Pixels cut off [left, top, right, bottom] before the second save, or null. */
+  crop: [number, number, number, number] | null;
+  tone: boolean;
+  firstQuality: number;
+  secondQuality: number;
 }
 
 export const SAMPLE_LABELS = ['clean', 'splice_portrait', 'edit_text', 'editor_resave', 'screen_recapture', 'print_recapture'] as const;

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateSample, SAMPLE_LABELS, type CaptureStyle, type SampleLabel } from '../attacks/index.js';
+import { generateSample, SAMPLE_LABELS, type CaptureStyle, type ResaveEdits, type SampleLabel } from '../attacks/index.js';
 import type { DocumentImage } from '../attacks/types.js';
 import type { Zone } from '../zones.js';
 import { facesForSplit, renderCard } from './render-card.js';
@@ -34,6 +34,8 @@ export interface ManifestRow {
   zones: Zone[];
   capturedAt: string;
   capture?: CaptureStyle;
+  /** editor_resave only (corpora written since settings v3): crop, tone change, both qualities. */
+  edits?: ResaveEdits;
 }
 
 const BASE_TIME = Date.UTC(2026, 9, 1, 8, 0, 0);
@@ -76,7 +78,7 @@ export async function buildDocumentSamples(split: Split, doc: number, outDir: st
     const capturedAt = new Date(BASE_TIME + Math.floor(r.next() * 30 * 86_400_000));
     const sample = await generateSample(card, label, r, { capturedAt, donorFacePath: r.pick(donors), capture });
     writeFileSync(path.join(outDir, file), sample.bytes);
-    rows.push({ file, label, doc, split, zones: sample.zones, capturedAt: capturedAt.toISOString(), capture });
+    rows.push({ file, label, doc, split, zones: sample.zones, capturedAt: capturedAt.toISOString(), capture, ...(sample.edits ? { edits: sample.edits } : {}) });
   }
   return rows;
 }
