@@ -20,6 +20,8 @@ export interface SpectralFeatures {
 
 const N = 256;
 const PEAK = 2.5;
+/** Residuals averaged for the "top" statistic. */
+const TOP = 20;
 
 const hann = new Float64Array(N);
 for (let i = 0; i < N; i++) hann[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (N - 1));
@@ -62,7 +64,10 @@ function patchStats(values: Float64Array): { max: number; top: number; count: nu
     }
   }
   for (let r = 0; r < BINS; r++) sum[r] = sum[r]! / Math.max(1, BIN_COUNT[r]!);
-  const residuals: number[] = [];
+  // The 20 largest residuals above 1.5, kept sorted (descending) as they arrive: the same values
+  // in the same order as sorting them all, without sorting thousands.
+  const top = new Float64Array(TOP);
+  let kept = 0;
   let max = -Infinity;
   let count = 0;
   for (let i = 0; i < N * N; i++) {
@@ -71,12 +76,18 @@ function patchStats(values: Float64Array): { max: number; top: number; count: nu
     const res = logp[i]! - sum[r]!;
     if (res > max) max = res;
     if (res > PEAK) count++;
-    if (res > 1.5) residuals.push(res);
+    if (res > 1.5 && (kept < TOP || res > top[TOP - 1]!)) {
+      let k = kept < TOP ? kept++ : TOP - 1;
+      while (k > 0 && top[k - 1]! < res) {
+        top[k] = top[k - 1]!;
+        k--;
+      }
+      top[k] = res;
+    }
   }
-  residuals.sort((a, b) => b - a);
-  const top = residuals.slice(0, 20);
-  while (top.length < 20) top.push(0);
-  return { max, top: top.reduce((a, b) => a + b, 0) / 20, count: count / 2, hf: all > 0 ? hi / all : 0 };
+  let topSum = 0;
+  for (let k = 0; k < TOP; k++) topSum += top[k]!;
+  return { max, top: topSum / TOP, count: count / 2, hf: all > 0 ? hi / all : 0 };
 }
 
 export function spectralFeatures(img: RgbImage): SpectralFeatures {
