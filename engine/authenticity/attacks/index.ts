@@ -37,14 +37,8 @@ async function cameraCapture(
   return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt, onQuality), zones: shot.zones };
 }
 
-async function decodedCapture(
-  doc: DocumentImage,
-  rng: Rng,
-  capturedAt: Date,
-  style: CaptureStyle = 'camera',
-  onQuality?: (quality: number) => void,
-): Promise<DocumentImage> {
-  const cap = await cameraCapture(doc, rng, capturedAt, style, onQuality);
+async function decodedCapture(...args: Parameters<typeof cameraCapture>): Promise<DocumentImage> {
+  const cap = await cameraCapture(...args);
   return { ...(await decodeRgb(cap.bytes)), zones: cap.zones };
 }
 

@@ -10,8 +10,9 @@ export interface BlockMap {
   values: Float32Array;
 }
 
-export function median(values: Float32Array | number[]): number {
-  const a = Float32Array.from(values).sort();
+/** Median; a Float64Array is kept in double precision, anything else is taken as float32. */
+export function median(values: Float32Array | Float64Array | number[]): number {
+  const a = values instanceof Float64Array ? Float64Array.from(values).sort() : Float32Array.from(values).sort();
   if (a.length === 0) return 0;
   const m = a.length >> 1;
   return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;

@@ -1,9 +1,11 @@
+/** Weight of pixel `x` (0..7) in the orthonormal 8-point DCT-II coefficient `u`. */
+export function dctBasis(u: number, x: number): number {
+  return 0.5 * (u === 0 ? Math.SQRT1_2 : 1) * Math.cos(((2 * x + 1) * u * Math.PI) / 16);
+}
+
 /** Orthonormal 8×8 DCT-II, separable, on a block read from a row-major float image. */
 const C = new Float32Array(64);
-for (let u = 0; u < 8; u++) {
-  const a = u === 0 ? Math.SQRT1_2 : 1;
-  for (let x = 0; x < 8; x++) C[u * 8 + x] = 0.5 * a * Math.cos(((2 * x + 1) * u * Math.PI) / 16);
-}
+for (let u = 0; u < 8; u++) for (let x = 0; x < 8; x++) C[u * 8 + x] = dctBasis(u, x);
 
 const tmp = new Float32Array(64);
 

@@ -1,3 +1,6 @@
+import { median } from './block-maps.js';
+import { dctBasis } from './dct8.js';
+
 /**
  * Shifted-grid lattice search: was the image JPEG-saved on a different 8×8 grid before its last
  * save? A crop between two saves (the usual editor path: open, crop, save) moves the first save's
@@ -35,12 +38,7 @@ for (let i = 0; i < LUT_SIZE; i++) {
   SIN[i] = Math.sin((2 * Math.PI * i) / LUT_SIZE);
 }
 
-function basis(u: number): Float64Array {
-  const taps = new Float64Array(8);
-  for (let x = 0; x < 8; x++) taps[x] = 0.5 * (u === 0 ? Math.SQRT1_2 : 1) * Math.cos(((2 * x + 1) * u * Math.PI) / 16);
-  return taps;
-}
-const BASIS = [basis(0), basis(1)];
+const BASIS = [0, 1].map((u) => Float64Array.from({ length: 8 }, (_, x) => dctBasis(u, x)));
 
 export interface ShiftedGridResult {
   available: boolean;
@@ -54,13 +52,12 @@ export interface ShiftedGridResult {
   phase: [number, number];
 }
 
-const UNAVAILABLE: ShiftedGridResult = { available: false, best: 0, gap: 0, agreement: 0, phase: [0, 0] };
 
 /** `luma` is the stored-frame luma of a region whose top-left corner is on the file's 8×8 grid. */
 export function shiftedGridLattice(luma: Float32Array, width: number, height: number): ShiftedGridResult {
   const w = Math.min(width, MAX_WIDTH) & ~7;
   const h = Math.min(height, MAX_HEIGHT) & ~7;
-  if (w < 64 || h < 64) return UNAVAILABLE;
+  if (w < 64 || h < 64) return { available: false, best: 0, gap: 0, agreement: 0, phase: [0, 0] };
   const ox = ((width - w) >> 1) & ~7;
   const oy = ((height - h) >> 1) & ~7;
   const ow = w - 7; // block origins 0..w-8 horizontally
@@ -230,10 +227,4 @@ function boxColumns(m: Float32Array, ow: number, oh: number, out: Float32Array):
       out[y * ow + x] = k * sum[x]!;
     }
   }
-}
-
-function median(values: Float64Array): number {
-  const sorted = Float64Array.from(values).sort();
-  const n = sorted.length;
-  return n % 2 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
 }
