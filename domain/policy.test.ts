@@ -66,6 +66,14 @@ describe('decision policy dp-2026.11-1', () => {
     expect(decide('dp-2026.11-3', withPrint).assessment).toBe('material_inconsistency');
   });
 
+  it('dp-2026.11-4 caps a strong editor-quantisation finding alone at review; -3 stays as released', () => {
+    const tables = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['editor_quantization_detected'], score: 0.84 } : x));
+    expect(decide('dp-2026.11-4', tables)).toMatchObject({ assessment: 'manual_review_recommended', summary_reasons: ['editor_quantization_detected'] });
+    expect(decide('dp-2026.11-3', tables).assessment).toBe('material_inconsistency');
+    const withSplice = all().map((x) => (x.check === 'authenticity' ? { ...x, status: 'failed' as const, reasons: ['editor_quantization_detected', 'thumbnail_inconsistent'], score: 0.9 } : x));
+    expect(decide('dp-2026.11-4', withSplice).assessment).toBe('material_inconsistency');
+  });
+
   it('capture expiry and unknown revisions', () => {
     expect(decide('dp-2026.11-1', [], { captureExpired: true })).toEqual({ assessment: 'assessment_incomplete', confidence: 0, summary_reasons: ['capture_expired'] });
     expect(() => decide('dp-1999', all())).toThrow(/unknown policy revision/);

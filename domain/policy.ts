@@ -92,9 +92,21 @@ export const POLICY_REVISIONS: Readonly<Record<string, PolicyRevision>> = {
     floorAtReview: ['uncalibrated_document_scope'],
     capAtReview: ['tampering_suspected', 'editor_resave_suspected', 'double_compression_detected'],
   },
+  // dp-2026.11-4: as dp-2026.11-3, for engine profile ep-2026.11-4, whose authenticity engine can
+  // call `editor_quantization_detected` strong (the file's quantisation tables come from a family
+  // that cameras do not write: software saved it last). That proves a re-save by software, not a
+  // forgery: alone it is capped at review like the other re-save findings.
+  'dp-2026.11-4': {
+    id: 'dp-2026.11-4',
+    description: 'As dp-2026.11-3; a strong editor-quantisation finding alone is also capped at manual review.',
+    required: ['document_ocr', 'template_match', 'authenticity', 'liveness', 'face_match'],
+    advisoryOnly: ['record_match'],
+    floorAtReview: ['uncalibrated_document_scope'],
+    capAtReview: ['tampering_suspected', 'editor_resave_suspected', 'double_compression_detected', 'editor_quantization_detected'],
+  },
 };
 
-export const CURRENT_POLICY_REVISION = 'dp-2026.11-3';
+export const CURRENT_POLICY_REVISION = 'dp-2026.11-4';
 
 function support(s: TCheckSummary): number | null {
   if (s.score === null) return null;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, type AuthenticitySettings } from './authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, type AuthenticitySettings } from './authenticity/index.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, type FaceEngineSettings } from './faces/index.js';
 
@@ -19,8 +19,10 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   'ep-2026.11-1': { id: 'ep-2026.11-1', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V1 },
   // Authenticity v2: compression-history features and the model trained on them.
   'ep-2026.11-2': { id: 'ep-2026.11-2', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V2 },
-  // Authenticity v3: shifted-grid lattice features (crop between two saves) and the model trained on them.
+  // Authenticity v3: model v2 plus the shifted-grid rule (an earlier save on another 8×8 grid: a crop between two saves).
   'ep-2026.11-3': { id: 'ep-2026.11-3', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V3 },
+  // Authenticity v4: v3 plus the quantisation-table family check and a score that never ranks below the status.
+  'ep-2026.11-4': { id: 'ep-2026.11-4', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V4 },
 };
 
 export function engineProfile(id: string): EngineProfile {

@@ -10,7 +10,10 @@ import type { TCheckStatus } from '../../domain/checks.js';
  *  - reasons: the distinct signal codes, strong ones first (PII-free by construction);
  *  - score (risk): the classifier's 1 − P(clean), combined noisy-OR with the rule-based
  *    signals (strong 0.5, weak 0.15), so that a strong metadata finding raises the risk even
- *    when the pixels look clean.
+ *    when the pixels look clean. With `floors` (settings v4 on) the score also never ranks
+ *    below the status: a `failed` result scores at least `floors.strong` (the model's own strong
+ *    threshold) and a `review` one at least `floors.review`, so that ranking by score and
+ *    sorting by status agree.
  */
 const MODEL_CODES: Record<Exclude<SampleLabel, 'clean'>, SignalCode> = {
   splice_portrait: 'tampering_suspected',
@@ -39,13 +42,19 @@ export function modelSignal(output: ClassifierOutput, settings: AuthenticitySett
   };
 }
 
-export function decide(signals: Signal[], modelRisk: number | null): { status: TCheckStatus; reasons: string[]; score: number } {
+export function decide(
+  signals: Signal[],
+  modelRisk: number | null,
+  floors?: { review: number; strong: number },
+): { status: TCheckStatus; reasons: string[]; score: number } {
   let keep = 1 - (modelRisk ?? 0);
   for (const s of signals) if (s.source !== 'model') keep *= 1 - RULE_WEIGHT[s.strength];
   const strong = signals.filter((s) => s.strength === 'strong');
   const status: TCheckStatus = strong.length ? 'failed' : signals.length ? 'review' : 'passed';
   const reasons = [...new Set([...strong, ...signals.filter((s) => s.strength === 'weak')].map((s) => s.code))];
-  return { status, reasons, score: round3(1 - keep) };
+  let score = 1 - keep;
+  if (floors) score = Math.max(score, status === 'failed' ? floors.strong : status === 'review' ? floors.review : 0);
+  return { status, reasons, score: round3(score) };
 }
 
 export function round3(v: number): number {

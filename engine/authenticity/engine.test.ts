@@ -7,7 +7,7 @@ import { ZCheckOutcome } from '../../domain/checks.js';
 import { generateSample } from './attacks/index.js';
 import { ATTACK_LABELS, type DocumentImage, type SampleLabel } from './attacks/types.js';
 import { FEATURE_NAMES, FEATURE_SETS } from './features.js';
-import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
 import { MODEL_DIR } from './model/classifier.js';
 import { facesForSplit, renderCard } from './training/render-card.js';
 import { createRng } from './training/rng.js';
@@ -41,6 +41,8 @@ beforeAll(async () => {
 });
 afterAll(async () => engine?.close());
 
+const signalsOf = (o: { evidence: Record<string, unknown> }) => o.evidence.signals as { code: string; strength: string; evidence: Record<string, unknown> }[];
+
 describe('authenticity engine', () => {
   it('passes clean camera-like captures and stamps the verified model', async () => {
     const statuses: string[] = [];
@@ -63,7 +65,31 @@ describe('authenticity engine', () => {
     const out = await analyze(resaved);
     expect(out.status).toBe('failed');
     expect(out.reasons).toContain('editing_software_detected');
-    expect(out.score).toBeGreaterThan(0.5);
+    // Settings v4: a failed result never scores below the model's own strong threshold.
+    expect(out.score).toBeGreaterThanOrEqual(DEFAULT_AUTHENTICITY_SETTINGS.modelStrongThreshold);
+  });
+
+  it('names quantisation tables that cameras do not write, even at a camera quality and with no metadata (settings v4)', async () => {
+    const s = await sample(1, 'clean');
+    const clean = await analyze(s.bytes, s.zones);
+    expect(signalsOf(clean).map((x) => x.code)).not.toContain('editor_quantization_detected');
+    expect((clean.evidence.metadata as Record<string, unknown>).jpeg_table_family).not.toBe('unknown');
+    const resaved = await sharp(s.bytes).jpeg({ quality: 93, quantisationTable: 6 }).toBuffer();
+    const flagged = await analyze(resaved, s.zones);
+    expect(signalsOf(flagged).find((x) => x.code === 'editor_quantization_detected')).toMatchObject({
+      strength: 'strong',
+      evidence: { table_family: 'watson_taylor_borthwick', luma_quality: 93 },
+    });
+    expect(flagged.status).toBe('failed');
+    expect(flagged.score).toBeGreaterThanOrEqual(DEFAULT_AUTHENTICITY_SETTINGS.modelStrongThreshold);
+    // Settings v3 never look at the family.
+    const v3 = await createAuthenticityEngine(AUTHENTICITY_SETTINGS_V3);
+    try {
+      const old = await v3.analyze({ bytes: resaved, kind: 'document_front', zones: s.zones });
+      expect(JSON.stringify(old.evidence.signals)).not.toContain('editor_quantization_detected');
+    } finally {
+      await v3.close();
+    }
   });
 
   it('calls a crop between two saves a strong double compression, with the first grid’s phase (settings v3)', async () => {
@@ -114,7 +140,8 @@ describe('authenticity engine', () => {
       expect(out.status).toBe('review');
       expect(out.reasons).toEqual(['not_camera_jpeg']);
       expect(out.evidence.model).toMatchObject({ applicable: false, format: 'png' });
-      expect(out.score).toBeCloseTo(0.15, 3);
+      // The rule weight alone would say 0.15; settings v4 floor a review result at the review threshold.
+      expect(out.score).toBeCloseTo(DEFAULT_AUTHENTICITY_SETTINGS.modelReviewThreshold, 3);
     }
   });
 
@@ -157,12 +184,13 @@ describe('model integrity', () => {
   it.each([
     { version: '1', settings: AUTHENTICITY_SETTINGS_V1 },
     { version: '2', settings: AUTHENTICITY_SETTINGS_V2 },
+    { version: '3', settings: AUTHENTICITY_SETTINGS_V3 },
   ])('still runs the released v$version settings (engine profile ep-2026.11-$version) on their feature prefix', async ({ version, settings }) => {
     const released = await createAuthenticityEngine(settings);
     try {
       const s = await sample(0, 'splice_portrait');
       const out = await released.analyze({ bytes: s.bytes, kind: 'document_front', zones: s.zones });
-      expect(out.models).toEqual([{ name: `authenticity-gbt-v${version}`, sha256: settings.model.sha256 }]);
+      expect(out.models).toEqual([{ name: settings.model.name, sha256: settings.model.sha256 }]);
       expect(out.component).toBe(`authenticity-engine@${version}`);
       const probabilities = Object.values((out.evidence.model as { probabilities: Record<string, number> }).probabilities);
       expect(probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);

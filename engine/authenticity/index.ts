@@ -9,7 +9,7 @@ import { signal, type Signal } from './signals.js';
 import type { Zone } from './zones.js';
 
 export { AuthenticityError, AUTHENTICITY_ERROR_CODES, type AuthenticityErrorCode } from './errors.js';
-export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 export { SIGNAL_CODES, type Signal, type SignalCode } from './signals.js';
 
 export interface AuthenticityInput {
@@ -86,7 +86,8 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
       const model = prediction ? modelSignal(prediction, cfg) : null;
       if (model?.signal) signals.push(model.signal);
       if (!modelApplies) signals.push(signal('not_camera_jpeg', 'weak', 'metadata', { format: image.format }));
-      const verdict = decide(signals, model?.risk ?? null);
+      const floors = cfg.scoreFloorsFromStatus ? { review: cfg.modelReviewThreshold, strong: cfg.modelStrongThreshold } : undefined;
+      const verdict = decide(signals, model?.risk ?? null, floors);
 
       return {
         check: 'authenticity',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TABLE_FAMILIES } from './metadata/table-families.js';
 
 /**
  * Settings of the authenticity engine. An engine profile pins one settings object; any change
@@ -31,6 +32,18 @@ export const ZAuthenticitySettings = z.object({
    * (settings v1 and v2, kept as released).
    */
   shiftedGridMinAgreement: z.number().int().min(2).max(3).optional(),
+  /**
+   * Quantisation-table families (metadata/table-families.ts) that cameras write. A file whose
+   * luminance table matches known families, none of them in this list, was last saved by
+   * software: a strong `editor_quantization_detected`. Absent = not checked (settings v1–v3).
+   */
+  cameraTableFamilies: z.array(z.enum(TABLE_FAMILIES)).optional(),
+  /**
+   * When true the score never ranks below the status: a `failed` result scores at least
+   * `modelStrongThreshold` and a `review` one at least `modelReviewThreshold`, whichever source
+   * the finding came from. Absent = the plain noisy-OR (settings v1–v3).
+   */
+  scoreFloorsFromStatus: z.boolean().optional(),
   /** Share of textured blocks that must move together to call copy-move. */
   copyMoveThreshold: z.number().min(0).max(1),
   /** Clock tolerance when EXIF carries no time-zone offset: any zone on earth is possible. */
@@ -95,4 +108,20 @@ export const AUTHENTICITY_SETTINGS_V3: AuthenticitySettings = {
   shiftedGridMinAgreement: 3,
 };
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V3;
+/**
+ * v4: v3 (same features, model, thresholds and shifted-grid rule) plus
+ *  - the quantisation-table family check. The camera families are those the clean captures of
+ *    the training split carry (its 444 clean captures use exactly these five; the 180 held-out
+ *    ones no other); README decision 12 says why mozjpeg's tables 2–5 stand in for vendor
+ *    tables there;
+ *  - a score that never ranks below the status (a strong rule finding used to score 0.5 + a
+ *    little, below the model's own review threshold).
+ */
+export const AUTHENTICITY_SETTINGS_V4: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V3,
+  version: '4',
+  cameraTableFamilies: ['annex_k', 'mssim_tuned', 'imagemagick_robidoux', 'psnr_hvs_tuned', 'klein_silverstein_carney'],
+  scoreFloorsFromStatus: true,
+};
+
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V4;

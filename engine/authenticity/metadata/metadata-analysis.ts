@@ -5,6 +5,7 @@ import { signal, type EvidenceValue, type Signal } from '../signals.js';
 import { exactUtcMs, parseExifDate } from './exif-dates.js';
 import { parseJpegStructure, type JpegStructure } from './jpeg-structure.js';
 import { fingerprintQuantization, type QuantizationFingerprint } from './quantization.js';
+import { identifyTableFamily } from './table-families.js';
 import { matchSoftware, type SoftwareMatch } from './software-families.js';
 
 /**
@@ -275,6 +276,21 @@ export async function analyzeMetadata(
         standard_tables: true,
       }),
     );
+  }
+
+  // Quantisation-table family: tables of a family no camera writes mean software saved the file last.
+  if (settings.cameraTableFamilies) {
+    const match = identifyTableFamily(structure.quantTables);
+    evidence.jpeg_table_family = match ? match.families.join('|') : 'unknown';
+    const cameraFamilies: readonly string[] = settings.cameraTableFamilies;
+    if (match && !match.families.some((f) => cameraFamilies.includes(f))) {
+      signals.push(
+        signal('editor_quantization_detected', 'strong', 'metadata', {
+          table_family: match.families.join('|'),
+          luma_quality: match.quality,
+        }),
+      );
+    }
   }
 
   return {

@@ -6,7 +6,8 @@ import { facesDir } from '../../assets.js';
 import { DEFAULT_AUTHENTICITY_SETTINGS as S } from '../settings.js';
 import { parseJpegStructure } from './jpeg-structure.js';
 import { analyzeMetadata } from './metadata-analysis.js';
-import { fingerprintQuantization } from './quantization.js';
+import { ANNEX_K_LUMA, fingerprintQuantization } from './quantization.js';
+import { identifyTableFamily, TABLE_FAMILIES } from './table-families.js';
 
 async function jpeg(options: { quality: number; exif?: Record<string, Record<string, string>>; table?: number }): Promise<Buffer> {
   const img = sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 120, g: 140, b: 160 } } }).jpeg({
@@ -81,6 +82,44 @@ describe('quantisation tables', () => {
     const q = fingerprintQuantization(parseJpegStructure(await jpeg({ quality: 90, table: 3 })).quantTables)!;
     expect(q.standardIjg).toBe(false);
     expect(q.lumaQuality).toBeGreaterThan(70);
+  });
+});
+
+describe('quantisation-table families', () => {
+  it('names the base table of every mozjpeg family at any quality, exactly as the encoder wrote it', async () => {
+    for (const [index, family] of TABLE_FAMILIES.entries()) {
+      for (const quality of [60, 85, 95]) {
+        const match = identifyTableFamily(parseJpegStructure(await jpeg({ quality, table: index })).quantTables);
+        expect(match?.families, `${family} q${quality}`).toEqual([family]);
+        // The flat table is the same at neighbouring qualities; the lowest one is reported.
+        if (family !== 'flat') expect(match?.quality).toBe(quality);
+      }
+    }
+  });
+
+  it('does not name a table that is off by one step in one coefficient (a vendor table)', () => {
+    const values = Uint16Array.from(ANNEX_K_LUMA.map((v) => Math.max(1, Math.floor((v * 20 + 50) / 100))));
+    expect(identifyTableFamily([{ id: 0, precision: 8, values }])).toMatchObject({ families: ['annex_k'], quality: 90 });
+    values[10] = values[10]! + 1;
+    expect(identifyTableFamily([{ id: 0, precision: 8, values }])).toBeNull();
+  });
+
+  it('settings v4 call a family cameras do not write a strong editor_quantization_detected; camera families pass', async () => {
+    const v4 = { ...S, version: 'test-v4' };
+    const editor = await analyzeMetadata(await jpeg({ quality: 92, table: 7 }), { width: 320, height: 240 }, v4);
+    expect(editor.signals.find((x) => x.code === 'editor_quantization_detected')).toMatchObject({
+      strength: 'strong',
+      evidence: { table_family: 'ahumada_watson_peterson', luma_quality: 92 },
+    });
+    for (const table of [0, 2, 3, 4, 5]) {
+      const camera = await analyzeMetadata(await jpeg({ quality: 92, table }), { width: 320, height: 240 }, v4);
+      expect(camera.signals.map((x) => x.code)).not.toContain('editor_quantization_detected');
+      expect(camera.evidence.jpeg_table_family).toBe(TABLE_FAMILIES[table]);
+    }
+    // Released settings without the list never look (and add no evidence).
+    const v3 = await analyzeMetadata(await jpeg({ quality: 92, table: 7 }), { width: 320, height: 240 }, { ...S, cameraTableFamilies: undefined });
+    expect(v3.signals.map((x) => x.code)).not.toContain('editor_quantization_detected');
+    expect(v3.evidence.jpeg_table_family).toBeUndefined();
   });
 });
 
