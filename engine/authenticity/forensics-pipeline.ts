@@ -3,6 +3,7 @@ import { decodeForForensics } from './image/decode.js';
 import { analyzeMetadata, type MetadataResult } from './metadata/metadata-analysis.js';
 import { extractFeatures, type FeatureVector } from './features.js';
 import { readLumaCoefficients } from './image/jpeg-coefficients.js';
+import { lumaTableOf } from './metadata/jpeg-structure.js';
 import type { AuthenticitySettings } from './settings.js';
 import type { Zone } from './zones.js';
 
@@ -30,7 +31,7 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
     { width: image.width, height: image.height, sessionStartedAt: input.sessionStartedAt, submittedAt: input.submittedAt },
     settings,
   );
-  const lumaTable = metadata.structure.quantTables.find((t) => t.id === 0)?.values ?? metadata.structure.quantTables[0]?.values ?? null;
+  const lumaTable = lumaTableOf(metadata.structure.quantTables)?.values ?? null;
   const coefficients = image.format === 'jpeg' ? readLumaCoefficients(input.bytes) : null;
   const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients, {
     shiftedGrid: settings.shiftedGridMinAgreement !== undefined,

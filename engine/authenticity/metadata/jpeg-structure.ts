@@ -51,6 +51,11 @@ export function parseDqtSegment(bytes: Uint8Array, start: number, end: number): 
   return tables;
 }
 
+/** The luminance table: id 0 by convention, else the first one defined. */
+export function lumaTableOf(tables: readonly QuantTable[]): QuantTable | null {
+  return tables.find((t) => t.id === 0) ?? tables[0] ?? null;
+}
+
 export function isJpeg(bytes: Uint8Array): boolean {
   return bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
 }

@@ -1,4 +1,4 @@
-import type { QuantTable } from './jpeg-structure.js';
+import { lumaTableOf, type QuantTable } from './jpeg-structure.js';
 
 /**
  * Quantisation-table fingerprint. Most editors and libraries (libjpeg, libjpeg-turbo, mozjpeg
@@ -35,13 +35,24 @@ export interface QuantizationFingerprint {
   tableCount: number;
 }
 
-function estimateQuality(values: Uint16Array, base: readonly number[]): { quality: number; exact: boolean } {
-  for (let q = 1; q <= 100; q++) {
-    const t = ijgTable(base, q);
-    let same = true;
-    for (let i = 0; i < 64 && same; i++) same = t[i] === values[i];
-    if (same) return { quality: q, exact: true };
+/** Per base table: every IJG-scaled version (values joined) → the lowest quality that writes it. Built once per base. */
+const scaledIndex = new WeakMap<readonly number[], Map<string, number>>();
+
+/** The lowest IJG quality at which `base` scales to exactly `values`, or null when no quality does. */
+export function exactIjgQuality(values: ArrayLike<number>, base: readonly number[]): number | null {
+  let index = scaledIndex.get(base);
+  if (!index) {
+    index = new Map();
+    // Descending, so that where neighbouring qualities give the same table the lowest one stays.
+    for (let q = 100; q >= 1; q--) index.set(ijgTable(base, q).join(','), q);
+    scaledIndex.set(base, index);
   }
+  return index.get(Array.prototype.join.call(values, ',')) ?? null;
+}
+
+function estimateQuality(values: Uint16Array, base: readonly number[]): { quality: number; exact: boolean } {
+  const exact = exactIjgQuality(values, base);
+  if (exact !== null) return { quality: exact, exact: true };
   // Non-IJG table: the IJG quality whose scale best explains the table in the least-squares sense of ratios.
   let ratio = 0;
   for (let i = 0; i < 64; i++) ratio += values[i]! / base[i]!;
@@ -51,7 +62,7 @@ function estimateQuality(values: Uint16Array, base: readonly number[]): { qualit
 }
 
 export function fingerprintQuantization(tables: QuantTable[]): QuantizationFingerprint | null {
-  const luma = tables.find((t) => t.id === 0) ?? tables[0];
+  const luma = lumaTableOf(tables);
   if (!luma) return null;
   const chroma = tables.find((t) => t !== luma);
   const l = estimateQuality(luma.values, ANNEX_K_LUMA);

@@ -1,5 +1,5 @@
-import type { QuantTable } from './jpeg-structure.js';
-import { ANNEX_K_LUMA, ijgTable } from './quantization.js';
+import { lumaTableOf, type QuantTable } from './jpeg-structure.js';
+import { ANNEX_K_LUMA, exactIjgQuality } from './quantization.js';
 
 /**
  * Which encoder family wrote a JPEG's luminance quantisation table.
@@ -70,27 +70,6 @@ const BASE_LUMA: Record<TableFamily, readonly number[]> = {
   ],
 };
 
-/** Every (family, quality) scaled table, keyed by its 64 values: built once, then each lookup is one map read. */
-let catalogue: Map<string, { family: TableFamily; quality: number }[]> | null = null;
-
-function keyOf(values: ArrayLike<number>): string {
-  return Array.prototype.join.call(values, ',');
-}
-
-function buildCatalogue(): Map<string, { family: TableFamily; quality: number }[]> {
-  const map = new Map<string, { family: TableFamily; quality: number }[]>();
-  for (const family of TABLE_FAMILIES) {
-    for (let q = 1; q <= 100; q++) {
-      const key = keyOf(ijgTable(BASE_LUMA[family], q));
-      const list = map.get(key) ?? [];
-      // Low qualities of a base can coincide (e.g. everything clamped to 255); keep the first quality per family.
-      if (!list.some((m) => m.family === family)) list.push({ family, quality: q });
-      map.set(key, list);
-    }
-  }
-  return map;
-}
-
 export interface TableFamilyMatch {
   /** Every known family that writes exactly this luminance table (more than one only near quality 100). */
   families: TableFamily[];
@@ -100,10 +79,9 @@ export interface TableFamilyMatch {
 
 /** Null when the luminance table matches no known family (a vendor's own table, or a custom encoder). */
 export function identifyTableFamily(tables: QuantTable[]): TableFamilyMatch | null {
-  const luma = tables.find((t) => t.id === 0) ?? tables[0];
+  const luma = lumaTableOf(tables);
   if (!luma) return null;
-  catalogue ??= buildCatalogue();
-  const hits = catalogue.get(keyOf(luma.values));
-  if (!hits) return null;
-  return { families: hits.map((h) => h.family), quality: hits[0]!.quality };
+  const hits = TABLE_FAMILIES.map((family) => ({ family, quality: exactIjgQuality(luma.values, BASE_LUMA[family]) })).filter((h) => h.quality !== null);
+  if (hits.length === 0) return null;
+  return { families: hits.map((h) => h.family), quality: hits[0]!.quality! };
 }
