@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import sharp from 'sharp';
-import { REPO_ROOT } from '../engine/assets.js';
-import { startStack } from '../platform/stack.js';
+import { REPO_ROOT } from '../platform/paths.js';
+import { startStack } from './stack.js';
 import { freePort } from '../platform/temporal-server.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ivs-record-'));
