@@ -118,7 +118,10 @@ export async function createCase(deps: ServiceDeps, project: IProject, input: Ne
   } catch (err) {
     if (started) {
       // The row did not commit: the workflow must not outlive it.
-      await deps.temporal.workflow.getHandle(workflowId).terminate('case row was not committed').catch(() => {});
+      await deps.temporal.workflow.getHandle(workflowId).terminate('case row was not committed').catch((termErr: Error) => {
+        // The workflow outlives its row: it finds no Case and ends, but an operator should know.
+        deps.log.error({ caseId: id, workflowId, err: termErr.message }, 'could not terminate the workflow of an uncommitted case');
+      });
     }
     throw err;
   }
