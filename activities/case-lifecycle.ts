@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ZCaseResult, type TCaseResult } from '../domain/case-result.js';
 import type { TCheckSummary } from '../domain/checks.js';
 import { decide, POLICY_REVISIONS } from '../domain/policy.js';
 import { CheckResult, Verification } from '../db/entities/index.js';
@@ -42,7 +43,16 @@ export function createLifecycleActivities(deps: ActivityDeps) {
           return { changed: true, status: 'failed' as const };
         }
         const d = decide(v.policyRevision, [], { captureExpired: true });
-        Object.assign(v, { status: 'completed', assessment: d.assessment, confidence: d.confidence, summaryReasons: d.summary_reasons, result: { checks: {}, decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, capture_expired: true } }, completedAt: now, updatedAt: now });
+        const result: TCaseResult = {
+          basis: 'capture_expired',
+          assessment: d.assessment,
+          confidence: d.confidence,
+          summary_reasons: d.summary_reasons,
+          document: null,
+          checks: {},
+          decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, flow_version_ref: v.flowVersionRef ?? null, capture_expired: true },
+        };
+        Object.assign(v, { status: 'completed', assessment: d.assessment, confidence: d.confidence, summaryReasons: d.summary_reasons, result: ZCaseResult.parse(result), completedAt: now, updatedAt: now });
         deps.log.info({ caseId, event: 'capture_expired' }, 'case expired without submission');
         return { changed: true, status: 'completed' as const };
       });
@@ -61,19 +71,22 @@ export function createLifecycleActivities(deps: ActivityDeps) {
           rows.map((r) => [r.check, { status: r.status, reasons: r.reasons, score: r.score === null ? null : Number(r.score), component: r.component, models: r.models, duration_ms: r.durationMs, evidence: r.evidence }]),
         );
         const now = new Date();
+        // Parsed, not cast: the stored result is exactly the contract's CaseResult (domain/case-result.ts).
+        const result = ZCaseResult.parse({
+          basis: 'checks',
+          assessment: d.assessment,
+          confidence: d.confidence,
+          summary_reasons: d.summary_reasons,
+          document: v.declaredDocument ?? null,
+          checks,
+          decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, flow_version_ref: v.flowVersionRef ?? null, capture_expired: false },
+        });
         Object.assign(v, {
           status: 'completed',
           assessment: d.assessment,
           confidence: d.confidence,
           summaryReasons: d.summary_reasons,
-          result: {
-            assessment: d.assessment,
-            confidence: d.confidence,
-            summary_reasons: d.summary_reasons,
-            document: v.declaredDocument,
-            checks,
-            decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, flow_version_ref: v.flowVersionRef },
-          },
+          result,
           completedAt: now,
           updatedAt: now,
         });

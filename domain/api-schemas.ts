@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZAcceptedDocument, ZDocumentType } from './documents.js';
+import { ZCaseResult, ZReview } from './case-result.js';
+import { ZLivenessChallenge } from './liveness.js';
 import { ASSESSMENTS } from './policy.js';
 
 /** Request and response shapes of the machine API (DESIGN.md "Machine contract details"). */
@@ -7,7 +9,9 @@ import { ASSESSMENTS } from './policy.js';
 export const VERIFICATION_STATUSES = ['collecting', 'pending', 'processing', 'completed', 'failed', 'erased'] as const;
 export const ZVerificationStatus = z.enum(VERIFICATION_STATUSES);
 export const ZAssessment = z.enum(ASSESSMENTS);
+/** The one list of applicant locales (API, intake, hosted pages). */
 export const LOCALES = ['en', 'es', 'pt'] as const;
+export type TLocale = (typeof LOCALES)[number];
 
 export const ZProblem = z
   .object({
@@ -67,13 +71,13 @@ export const ZVerification = z
     advisory: z.literal(true),
     confidence: z.number().optional(),
     summary_reasons: z.array(z.string()).optional(),
-    result: z.record(z.string(), z.unknown()).optional(),
+    result: ZCaseResult.optional(),
     engine_profile: z.string(),
     policy_revision: z.string(),
     flow_id: z.string().optional(),
     flow_version_ref: z.number().int().optional(),
     reference: z.string().optional(),
-    review: z.record(z.string(), z.unknown()).optional(),
+    review: ZReview.optional(),
     expires_at: z.string(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -103,6 +107,7 @@ export const ZErasureReceipt = z
     erased: z.object({ fields: z.array(z.string()), files: z.number().int() }),
   })
   .meta({ id: 'ErasureReceipt', description: 'PII-safe: names and counts only, never values.' });
+export type TErasureReceipt = z.infer<typeof ZErasureReceipt>;
 
 export const ZIdParams = z.object({ id: z.string().min(1).max(64) });
 export const ZProjectParams = z.object({ project_id: z.string().min(1).max(64) });
@@ -163,7 +168,7 @@ export const ZWebhookEnvelope = z
     confidence: z.number(),
     summary_reasons: z.array(z.string()),
     evidence_available: z.boolean(),
-    result: z.record(z.string(), z.unknown()).optional(),
+    result: ZCaseResult.optional(),
   })
   .meta({ id: 'WebhookEvent' });
 export type TWebhookEnvelope = z.infer<typeof ZWebhookEnvelope>;
@@ -180,7 +185,7 @@ export const ZCaptureSession = z
     status: ZVerificationStatus,
     accepted_documents: z.array(z.object({ country: z.string(), types: z.array(z.string()) })),
     steps: z.array(z.string()),
-    challenge: z.record(z.string(), z.unknown()).nullable(),
+    challenge: ZLivenessChallenge.nullable(),
     branding: z.record(z.string(), z.unknown()),
     locale: z.string(),
     expires_at: z.string(),
@@ -193,3 +198,39 @@ export const ZSubmitBody = z
   .strict()
   .meta({ id: 'CaptureSubmit' });
 export const ZSubmitResponse = z.object({ status: z.literal('pending') });
+
+// ---- Flows and intake (/v1/primitives, /v1/flows) ----
+export const ZPrimitivesRegistry = z
+  .object({ version: z.number(), primitives: z.array(z.object({ type: z.string(), version: z.number(), title: z.string(), description: z.string(), settings_schema: z.record(z.string(), z.unknown()) })) })
+  .meta({ id: 'PrimitivesRegistry' });
+
+export const ZFlowSummary = z.object({ id: z.string(), slug: z.string(), name: z.string(), active: z.boolean(), current_version: z.number().int(), created_at: z.string(), updated_at: z.string() });
+export type TFlowSummary = z.infer<typeof ZFlowSummary>;
+export const ZFlowList = z.object({ data: z.array(ZFlowSummary) }).meta({ id: 'FlowList' });
+export const ZFlowSlugParams = z.object({ slug: z.string().min(1).max(64) });
+
+export const ZIntakeBody = z
+  .object({
+    payload: z.record(z.string(), z.unknown()).describe("Validated against the Flow's intake shape"),
+    verifiee: z.object({ email: z.email().max(320) }).strict(),
+    claimed: z.record(z.string(), z.unknown()).optional().describe('Explicit reference record; default: the whole payload'),
+    locale: z.enum(LOCALES).optional(),
+    link_expires_in: z.number().int().min(5).max(30 * 86_400).optional(),
+  })
+  .strict()
+  .meta({ id: 'IntakeRequest' });
+export type TIntakeBody = z.infer<typeof ZIntakeBody>;
+
+export const ZIntakeResponse = z
+  .object({
+    id: z.string(),
+    flow_id: z.string(),
+    flow_slug: z.string(),
+    flow_version_ref: z.number().int(),
+    status: z.literal('collecting'),
+    onboarding_url: z.string().url(),
+    short_url: z.string().url(),
+    link: z.string().url(),
+  })
+  .meta({ id: 'IntakeResponse' });
+export type TIntakeResponse = z.infer<typeof ZIntakeResponse>;

@@ -1,4 +1,9 @@
-/** Hosted-page strings in the applicant's language (Portuguese, Spanish, English). */
+import { LOCALES, type TLocale } from '../domain/api-schemas.js';
+
+/**
+ * Hosted-page strings in the applicant's language. The locales are the contract's one list
+ * (domain LOCALES): a locale added there without its strings here fails the type check.
+ */
 export const STRINGS = {
   en: {
     title: 'Verify your identity',
@@ -105,16 +110,17 @@ export const STRINGS = {
     needLive: 'Grave primeiro a selfie ao vivo.',
     passport: 'Passaporte', national_id: 'Bilhete de identidade', driving_licence: 'Carta de condução', residence_permit: 'Autorização de residência',
   },
-} as const;
+} as const satisfies Record<TLocale, Record<string, string>>;
 
-export type Locale = keyof typeof STRINGS;
+export type Locale = TLocale;
+const isLocale = (tag: string): tag is Locale => (LOCALES as readonly string[]).includes(tag);
 
 /** The Case's locale, else the browser's Accept-Language, else English. */
 export function pickLocale(caseLocale: string | null | undefined, acceptLanguage: string | undefined): Locale {
-  if (caseLocale && caseLocale in STRINGS) return caseLocale as Locale;
+  if (caseLocale && isLocale(caseLocale)) return caseLocale;
   for (const part of (acceptLanguage ?? '').split(',')) {
     const tag = part.trim().slice(0, 2).toLowerCase();
-    if (tag in STRINGS) return tag as Locale;
+    if (isLocale(tag)) return tag;
   }
   return 'en';
 }

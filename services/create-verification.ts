@@ -1,6 +1,6 @@
 import { WorkflowIdReusePolicy } from '@temporalio/client';
 import type { TCreateVerificationBody } from '../domain/api-schemas.js';
-import { normalizeCountry } from '../domain/documents.js';
+import { normalizeCountry, type TAcceptedDocument } from '../domain/documents.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { AppError, type FieldError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -14,7 +14,7 @@ import type { ServiceDeps } from './deps.js';
 import { actingProject } from './tenancy.js';
 
 /** Accepted documents with every country normalised to alpha-3; wildcards and unknown codes are named per field. */
-export function normalizeAcceptedDocuments(docs: { country: string; types: string[] }[], fieldPrefix = 'accepted_documents'): { country: string; types: string[] }[] {
+export function normalizeAcceptedDocuments(docs: TAcceptedDocument[], fieldPrefix = 'accepted_documents'): TAcceptedDocument[] {
   const errors: FieldError[] = [];
   const out = docs.map((d, i) => {
     const c = normalizeCountry(d.country);
@@ -32,10 +32,10 @@ export function normalizeAcceptedDocuments(docs: { country: string; types: strin
 }
 
 export interface NewCaseInput {
-  acceptedDocuments: { country: string; types: string[] }[];
+  acceptedDocuments: TAcceptedDocument[];
   applicant: Record<string, unknown> | null;
   claimed: Record<string, unknown> | null;
-  verifiee?: Record<string, unknown> | null;
+  verifiee?: { email: string } | null;
   reference: string | null;
   locale: string | null;
   linkExpiresInSeconds: number;

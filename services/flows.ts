@@ -2,7 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { Principal } from '../domain/principal.js';
-import { SAMPLE_KYC_DEFINITION, ZTemplateDefinition, type TTemplateDefinition } from '../domain/primitives.js';
+import { pieceOf, SAMPLE_KYC_DEFINITION, ZTemplateDefinition, type TTemplateDefinition } from '../domain/primitives.js';
 import { Flow, FlowVersion, Template, type IFlow, type IFlowVersion, type ITemplate } from '../db/entities/index.js';
 import { normalizeAcceptedDocuments } from './create-verification.js';
 import { actingProjectId } from './tenancy.js';
@@ -20,17 +20,13 @@ export function parseDefinition(raw: unknown): TTemplateDefinition {
     throw new AppError('validation_failed', 'The template definition is invalid.', parsed.error.issues.map((i) => ({ field: `definition.${i.path.join('.')}`, code: i.code, message: i.message })));
   }
   // Explicit countries only, stored as alpha-3 (the same rule as POST /v1/verifications).
-  for (const piece of parsed.data.pieces) {
-    if (piece.type === 'document_capture') {
-      const settings = piece.settings as { accepted_documents: { country: string; types: string[] }[] };
-      settings.accepted_documents = normalizeAcceptedDocuments(settings.accepted_documents, 'definition.document_capture.accepted_documents');
-    }
-  }
+  const capture = pieceOf(parsed.data, 'document_capture');
+  if (capture) capture.settings.accepted_documents = normalizeAcceptedDocuments(capture.settings.accepted_documents, 'definition.document_capture.accepted_documents');
   return parsed.data;
 }
 
 export async function createTemplate(em: EntityManager, projectId: string, name: string, definition: unknown): Promise<ITemplate> {
-  const t = em.create(Template, { id: newId('template'), projectId, name, definition: parseDefinition(definition) as unknown as Record<string, unknown>, createdAt: new Date() });
+  const t = em.create(Template, { id: newId('template'), projectId, name, definition: parseDefinition(definition), createdAt: new Date() });
   await em.flush();
   return t;
 }

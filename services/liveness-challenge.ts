@@ -23,7 +23,7 @@ export async function startLivenessChallenge(em: EntityManager, blobs: BlobStore
       tx.remove(u);
       discarded.push(u.blobKey);
     }
-    v.livenessChallenge = challenge as unknown as Record<string, unknown>;
+    v.livenessChallenge = challenge;
     v.updatedAt = new Date();
     await tx.flush();
     return challenge;

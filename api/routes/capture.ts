@@ -69,7 +69,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
       status: v.status as z.infer<typeof ZCaptureSession>['status'],
       accepted_documents: v.acceptedDocuments,
       steps: ['document_front', 'document_back', 'liveness'],
-      challenge: (v.livenessChallenge as Record<string, unknown> | null) ?? null,
+      challenge: v.livenessChallenge ?? null,
       branding: await projectBranding(req.em, v.projectId),
       locale: pickLocale(v.locale, req.headers['accept-language']),
       expires_at: expiresAt.toISOString(),
