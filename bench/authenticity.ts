@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../platform/paths.js';
 import { createAuthenticityEngine } from '../engine/authenticity/index.js';
-import { ATTACK_LABELS, type ResaveEdits, type SampleLabel } from '../engine/authenticity/attacks/types.js';
-import { buildCorpus, type ManifestRow } from '../engine/authenticity/training/corpus.js';
+import { ATTACK_LABELS, type ResaveEdits, type SampleLabel } from '../tools/authenticity/attacks/types.js';
+import { buildCorpus, type ManifestRow } from '../tools/authenticity/training/corpus.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),

@@ -25,7 +25,7 @@ describe('arch/import-direction', () => {
       { filename: at('engine/document/index.ts'), code: "import sharp from 'sharp'; import { REPO_ROOT } from '../../platform/paths.js'; import { c } from '../../domain/countries.js';" },
       { filename: at('db/orm.ts'), code: "import { MikroORM } from '@mikro-orm/postgresql'; import { MIGRATIONS } from '../migrations/index.js';" },
       { filename: at('tools/authenticity/attacks.ts'), code: "import { x } from '../../engine/authenticity/index.js';" },
-      { filename: at('engine/authenticity/attacks.test.ts'), code: "import { x } from '../../tools/authenticity/attacks.js';" },
+      { filename: at('engine/authenticity/engine.test.ts'), code: "import { x } from '../../tools/authenticity/attacks.js';" },
       { filename: at('test/helpers.ts'), code: "import { anything } from '../engine/assets.js'; import { y } from '../tools/x.js';" },
       { filename: at('sdk/webhook-verify.ts'), code: "import { createHmac } from 'node:crypto';" },
     ],

@@ -66,7 +66,7 @@ export const AUTHENTICITY_SETTINGS_V1: AuthenticitySettings = {
     name: 'authenticity-gbt-v1',
     sha256: '7aa0b9b30a183f2b35a4b9699dd7666578a806672633d16c3b937374ef00ec8d',
   },
-  // From training/metrics.json (5-fold, document-grouped CV on the train split): the risk that
+  // From tools/authenticity/training/metrics.json (5-fold, document-grouped CV on the train split): the risk that
   // 5% / 1% of clean captures exceed; rule thresholds just above the clean 99th percentile.
   modelReviewThreshold: 0.5375,
   modelStrongThreshold: 0.8864,
@@ -92,7 +92,7 @@ export const AUTHENTICITY_SETTINGS_V2: AuthenticitySettings = {
     name: 'authenticity-gbt-v2',
     sha256: '488ed22495146301137cce7c7d287d2c4a79fd5fc8cf2a17229268ec4d592df1',
   },
-  // training/metrics.json: the risk that 5% / 1% of clean captures exceed in cross-validation.
+  // tools/authenticity/training/metrics.json: the risk that 5% / 1% of clean captures exceed in cross-validation.
   modelReviewThreshold: 0.4819,
   modelStrongThreshold: 0.8354,
 };

@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { AuthenticityError } from '../errors.js';
 import { FEATURE_SETS } from '../features.js';
-import { SAMPLE_LABELS, type SampleLabel } from '../attacks/types.js';
+import { SAMPLE_LABELS, type SampleLabel } from '../labels.js';
 import type { AuthenticitySettings } from '../settings.js';
 
 /**
  * The project's own tamper/recapture classifier (gradient-boosted trees over a feature set,
- * trained by training/train.py). Its bytes are pinned by sha256 in the settings; a file that does
+ * trained by tools/authenticity/training/train.py). Its bytes are pinned by sha256 in the settings; a file that does
  * not match is refused, so every result names exactly the model that produced it.
  */
 export const MODEL_DIR = path.dirname(fileURLToPath(import.meta.url));

@@ -1,15 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REPO_ROOT } from '../../assets.js';
-import { FEATURE_NAMES } from '../features.js';
-import { runForensics } from '../forensics-pipeline.js';
-import { DEFAULT_AUTHENTICITY_SETTINGS } from '../settings.js';
+import { REPO_ROOT } from '../../../engine/assets.js';
+import { FEATURE_NAMES } from '../../../engine/authenticity/features.js';
+import { runForensics } from '../../../engine/authenticity/forensics-pipeline.js';
+import { DEFAULT_AUTHENTICITY_SETTINGS } from '../../../engine/authenticity/settings.js';
 import type { ManifestRow } from './corpus.js';
 import { createRng } from './rng.js';
 
 /**
- * `tsx engine/authenticity/training/extract-features.ts <corpusDir> [--follow] [k/n]`
+ * `tsx tools/authenticity/training/extract-features.ts <corpusDir> [--follow] [k/n]`
  * Runs the engine's own forensics pipeline (runForensics: the exact code used at inference) on
  * every file of a corpus manifest and writes features.jsonl beside it. Zone boxes are passed for
  * a seeded half of the files, so the model learns to work with and without them.

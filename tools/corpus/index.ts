@@ -10,4 +10,4 @@ export { degrade, degradationFor, DEGRADATION_KINDS, type Degradation, type Degr
 export { forgeDocument, FORGERY_KINDS, EXPECTED_REASON, type ForgeryKind } from './forge.js';
 export { availablePortraits, PORTRAITS, type PortraitRef } from './portraits.js';
 export { createRng, subSeed } from './random.js';
-export { ALL_TEMPLATES, CALIBRATED, templateById } from '../document/templates/catalogue.js';
+export { ALL_TEMPLATES, CALIBRATED, templateById } from '../../engine/document/templates/catalogue.js';

@@ -1,11 +1,11 @@
 import { ALL_TEMPLATES, renderDocument, templateById } from '../../corpus/index.js';
 import { decodeRgb } from '../attacks/raw.js';
 import type { DocumentImage } from '../attacks/types.js';
-import type { Zone } from '../zones.js';
+import type { Zone } from '../../../engine/authenticity/zones.js';
 import type { Rng } from './rng.js';
 
 /**
- * Clean documents from the project's shared renderer (engine/corpus: the document engine's
+ * Clean documents from the project's shared renderer (tools/corpus: the document engine's
  * templates, random identities), front side, with the zone boxes this engine uses: portrait
  * (from the ground truth), document number (template text zone) and MRZ band (when printed on
  * the front, i.e. passports).

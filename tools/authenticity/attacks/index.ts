@@ -7,7 +7,7 @@ import { decodeRgb } from './raw.js';
 import { renderOnScreen } from './screen-recapture.js';
 import { splicePortrait } from './splice-portrait.js';
 import type { DocumentImage, GeneratedSample, ResaveEdits, SampleLabel } from './types.js';
-import type { Zone } from '../zones.js';
+import type { Zone } from '../../../engine/authenticity/zones.js';
 
 export { ATTACK_LABELS, SAMPLE_LABELS, type DocumentImage, type GeneratedSample, type ResaveEdits, type SampleLabel } from './types.js';
 

@@ -1,5 +1,5 @@
-import { curpCheckDigit } from '../document/mrz/check-digit.js';
-import type { DocumentTemplate } from '../document/templates/types.js';
+import { curpCheckDigit } from '../../engine/document/mrz/check-digit.js';
+import type { DocumentTemplate } from '../../engine/document/templates/types.js';
 import { createRng, type Rng } from './random.js';
 
 /** Everything printed on one synthetic document; this is also the ground truth. */

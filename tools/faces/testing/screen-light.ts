@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { colourRgb, type TScreenColour } from '../../../domain/liveness.js';
-import type { Box } from '../image.js';
+import type { Box } from '../../../engine/faces/image.js';
 
 const toLinear = Float64Array.from({ length: 256 }, (_, v) => {
   const c = v / 255;

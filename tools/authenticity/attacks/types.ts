@@ -1,4 +1,5 @@
-import type { Zone } from '../zones.js';
+import type { SampleLabel } from '../../../engine/authenticity/labels.js';
+import type { Zone } from '../../../engine/authenticity/zones.js';
 
 /** A decoded image with its zone boxes in the same pixel frame: what every generator consumes. */
 export interface DocumentImage {
@@ -27,6 +28,5 @@ export interface ResaveEdits {
   secondQuality: number;
 }
 
-export const SAMPLE_LABELS = ['clean', 'splice_portrait', 'edit_text', 'editor_resave', 'screen_recapture', 'print_recapture'] as const;
-export type SampleLabel = (typeof SAMPLE_LABELS)[number];
-export const ATTACK_LABELS = SAMPLE_LABELS.filter((l) => l !== 'clean');
+// The label vocabulary is the runtime classifier's (engine/authenticity/labels.ts); the generators use it.
+export { ATTACK_LABELS, SAMPLE_LABELS, type SampleLabel } from '../../../engine/authenticity/labels.js';

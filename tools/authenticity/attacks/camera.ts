@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Rng } from '../training/rng.js';
-import type { Zone } from '../zones.js';
+import type { Zone } from '../../../engine/authenticity/zones.js';
 import { clamp255, rawInput, toRaw } from './raw.js';
 
 /**

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { DocumentTemplate, RelBox, Side, TextZone } from '../document/templates/types.js';
-import { templateById } from '../document/templates/catalogue.js';
+import type { DocumentTemplate, RelBox, Side, TextZone } from '../../engine/document/templates/types.js';
+import { templateById } from '../../engine/document/templates/catalogue.js';
 import { randomIdentity, vigenciaText, type DocumentIdentity } from './identity.js';
 import { mrzLinesFor } from './mrz-data.js';
 import { portraitPath, type PortraitRef } from './portraits.js';

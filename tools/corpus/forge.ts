@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { templateById } from '../document/templates/catalogue.js';
-import type { DocumentTemplate } from '../document/templates/types.js';
+import { templateById } from '../../engine/document/templates/catalogue.js';
+import type { DocumentTemplate } from '../../engine/document/templates/types.js';
 import { randomIdentity } from './identity.js';
 import { mrzLinesFor } from './mrz-data.js';
 import { renderDocument, type RenderedDocument, type RenderInput } from './render.js';

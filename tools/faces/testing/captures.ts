@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { colourAt, type TColourSegment, type TLivenessChallenge, type TLivenessFrameMeta, type TLivenessStep } from '../../../domain/liveness.js';
-import { decodeImage, type Box } from '../image.js';
-import type { FaceModels } from '../models-bundle.js';
+import { decodeImage, type Box } from '../../../engine/faces/image.js';
+import type { FaceModels } from '../../../engine/faces/models-bundle.js';
 import { addScreenLight } from './screen-light.js';
 
 export interface CaptureFrame {

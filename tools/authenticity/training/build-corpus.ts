@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { REPO_ROOT } from '../../assets.js';
+import { REPO_ROOT } from '../../../engine/assets.js';
 import { buildCorpus, type Split } from './corpus.js';
 
 /**
- * `tsx engine/authenticity/training/build-corpus.ts <train|test> <from> <to> [outDir]`
+ * `tsx tools/authenticity/training/build-corpus.ts <train|test> <from> <to> [outDir]`
  * Writes JPEGs and manifest.jsonl under .data/authenticity/corpus/<split>/ (gitignored).
  */
 const [split = 'train', from = '0', to = '200', out] = process.argv.slice(2);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateSample, SAMPLE_LABELS, type CaptureStyle, type ResaveEdits, type SampleLabel } from '../attacks/index.js';
 import type { DocumentImage } from '../attacks/types.js';
-import type { Zone } from '../zones.js';
+import type { Zone } from '../../../engine/authenticity/zones.js';
 import { facesForSplit, renderCard } from './render-card.js';
 import { createRng } from './rng.js';
 import { sharedCorpusDocument } from './shared-corpus-source.js';
@@ -42,7 +42,7 @@ const BASE_TIME = Date.UTC(2026, 9, 1, 8, 0, 0);
 
 /**
  * Documents below this index come from this engine's own minimal card renderer (written while
- * engine/corpus did not exist yet); the rest from the shared renderer in engine/corpus.
+ * tools/corpus did not exist yet); the rest from the shared renderer in tools/corpus.
  */
 export const OWN_RENDERER_DOCS = { train: 120, test: 30 } as const;
 

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { homography, type Point } from '../document/image/warp.js';
+import { homography, type Point } from '../../engine/document/image/warp.js';
 import { createRng } from './random.js';
 import { warpScene, type Scene } from './scene.js';
 

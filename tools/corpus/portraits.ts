@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { facesDir } from '../assets.js';
+import { facesDir } from '../../engine/assets.js';
 
 /** Single-face photos from the shared set, grouped by identity (faces/README.md). */
 export const PORTRAITS: { identity: string; file: string }[] = [

@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { facesDir } from '../../assets.js';
+import { facesDir } from '../../../engine/assets.js';
 import type { DocumentImage } from '../attacks/types.js';
 import { toRaw } from '../attacks/raw.js';
 import type { Rng } from './rng.js';
 
 /**
- * A minimal synthetic ID-1 card, used because the shared corpus renderer (engine/corpus) was not
+ * A minimal synthetic ID-1 card, used because the shared corpus renderer (tools/corpus) was not
  * available when this engine was trained: guilloche-like background, header, labelled fields,
  * a real face photo as portrait and an MRZ-like band in OCR-B. Names are random syllables.
  * Zone boxes (portrait, number, name, mrz) come back in the card's pixel frame.

@@ -5,7 +5,7 @@ Output: model/<name>.onnx, training/metrics.json (the v1 model's metrics are in 
 release of engine profile ep-2026.11-1). Deterministic: fixed seed, no subsampling,
 single-threaded scikit-learn, fixed ONNX opsets; the same features file gives the same bytes.
 
-    .data/authenticity-venv/bin/python engine/authenticity/training/train.py \
+    .data/authenticity-venv/bin/python tools/authenticity/training/train.py \
         --features .data/authenticity/corpus/train/features.jsonl
 """
 import argparse
@@ -85,7 +85,7 @@ def evaluate(x, y, docs, classes):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--features", required=True)
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "model", MODEL_NAME + ".onnx"))
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "..", "engine", "authenticity", "model", MODEL_NAME + ".onnx"))
     ap.add_argument("--metrics", default=os.path.join(HERE, "metrics.json"))
     args = ap.parse_args()
     spec = json.load(open(os.path.join(HERE, "feature-spec.json")))

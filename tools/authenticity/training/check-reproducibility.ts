@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '../../assets.js';
-import { runForensics } from '../forensics-pipeline.js';
-import { DEFAULT_AUTHENTICITY_SETTINGS } from '../settings.js';
+import { REPO_ROOT } from '../../../engine/assets.js';
+import { runForensics } from '../../../engine/authenticity/forensics-pipeline.js';
+import { DEFAULT_AUTHENTICITY_SETTINGS } from '../../../engine/authenticity/settings.js';
 import { buildDocumentSamples, type Split } from './corpus.js';
 
 /**
- * `tsx engine/authenticity/training/check-reproducibility.ts [split] [doc...]`
+ * `tsx tools/authenticity/training/check-reproducibility.ts [split] [doc...]`
  * Regenerates the given documents into a scratch folder and compares, file by file, the JPEG
  * bytes and the feature vectors with the stored corpus (.data/authenticity/corpus/<split>).
  * Exits 1 on any difference. Features are compared with the zone choice extract-features made.

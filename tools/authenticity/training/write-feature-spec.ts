@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SAMPLE_LABELS } from '../attacks/types.js';
-import { FEATURE_NAMES } from '../features.js';
+import { FEATURE_NAMES } from '../../../engine/authenticity/features.js';
 
 /**
  * Writes feature-spec.json: the feature order and class order that train.py must use. A unit

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { issueChallenge, type TLivenessChallenge, type TLivenessStep } from '../../../domain/liveness.js';
-import { facesDir, videosDir } from '../../assets.js';
-import type { FaceModels } from '../models-bundle.js';
+import { facesDir, videosDir } from '../../../engine/assets.js';
+import type { FaceModels } from '../../../engine/faces/models-bundle.js';
 import { buildCapture, challengeForClip, planarTurnFrames, seededRandom, simulatePrint, stillFrames, type CaptureFrame } from './captures.js';
 import { decodeClip } from './clips.js';
 

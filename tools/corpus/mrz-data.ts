@@ -1,5 +1,5 @@
-import { buildTd1, buildTd3, type MrzData } from '../document/mrz/encode.js';
-import type { DocumentTemplate } from '../document/templates/types.js';
+import { buildTd1, buildTd3, type MrzData } from '../../engine/document/mrz/encode.js';
+import type { DocumentTemplate } from '../../engine/document/templates/types.js';
 import type { DocumentIdentity } from './identity.js';
 
 /** The MRZ a genuine issuer would print for this identity on this template. */

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { apply, homography, warp, type Point } from '../document/image/warp.js';
+import { apply, homography, warp, type Point } from '../../engine/document/image/warp.js';
 import { createRng } from './random.js';
 
 /** A photographed document: the image and where the document's corners (TL, TR, BR, BL) lie in it. */

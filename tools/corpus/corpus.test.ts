@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseMrz } from '../document/mrz/parse.js';
-import { MEX_INE } from '../document/templates/catalogue.js';
-import { curpCheckDigit } from '../document/mrz/check-digit.js';
+import { parseMrz } from '../../engine/document/mrz/parse.js';
+import { MEX_INE } from '../../engine/document/templates/catalogue.js';
+import { curpCheckDigit } from '../../engine/document/mrz/check-digit.js';
 import { availablePortraits, forgeDocument, photograph, renderDocument } from './index.js';
 
 describe('renderDocument', () => {
