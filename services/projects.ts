@@ -2,10 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { Project, type IProject } from '../db/entities/index.js';
-import { decryptString, encryptString, randomToken } from '../platform/crypto.js';
+import { decryptString } from '../platform/crypto.js';
 import type { AppConfig } from '../platform/config.js';
 import { createApiKey } from './api-keys.js';
 import { seedSampleFlow } from './flows.js';
+import { previousSecretsExpireAt, rotateWebhookSecret } from './webhook-secrets.js';
 
 export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; rawKey: string }> {
   if (config.mode === 'production') throw new AppError('signup_disabled_in_production', 'Self-serve signup is only available outside production.');
@@ -17,6 +18,7 @@ export async function signupSandbox(em: EntityManager, config: AppConfig, name?:
       sandbox: true,
       webhookUrl: null,
       webhookSecretEnc: null,
+      webhookPreviousSecrets: null,
       webhookIncludeResult: false,
       branding: null,
       createdAt: now,
@@ -29,28 +31,26 @@ export async function signupSandbox(em: EntityManager, config: AppConfig, name?:
   });
 }
 
-export function mintWebhookSecret(): string {
-  return `whsec_${randomToken(32)}`;
-}
-
-/** Sets the URL; mints the signing secret on first set or on `regenerate` and returns it that once. */
+/**
+ * Sets the URL; mints the signing secret on first set or on `regenerate` and returns it that once.
+ * A regenerated secret's predecessor keeps signing for `secret_grace_seconds` (default from config).
+ */
 export async function setWebhook(
   em: EntityManager,
   config: AppConfig,
   project: IProject,
-  input: { url: string; regenerate?: boolean; include_result?: boolean },
-): Promise<{ url: string; include_result: boolean; secret?: string }> {
+  input: { url: string; regenerate?: boolean; include_result?: boolean; secret_grace_seconds?: number },
+): Promise<{ url: string; include_result: boolean; secret?: string; previous_secret_expires_at: string | null }> {
   assertWebhookUrlAllowed(config, project, input.url);
   let secret: string | undefined;
   if (!project.webhookSecretEnc || input.regenerate) {
-    secret = mintWebhookSecret();
-    project.webhookSecretEnc = encryptString(config.secretsKey, secret);
+    secret = rotateWebhookSecret(config, project, input.secret_grace_seconds ?? config.webhookSecretGraceSeconds);
   }
   project.webhookUrl = input.url;
   if (input.include_result !== undefined) project.webhookIncludeResult = input.include_result;
   project.updatedAt = new Date();
   await em.flush();
-  return { url: input.url, include_result: project.webhookIncludeResult, ...(secret ? { secret } : {}) };
+  return { url: input.url, include_result: project.webhookIncludeResult, ...(secret ? { secret } : {}), previous_secret_expires_at: previousSecretsExpireAt(project) };
 }
 
 export function webhookSecret(config: AppConfig, project: IProject): string | null {

@@ -51,7 +51,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       await req.em.flush();
       return { url: null, include_result: req.project.webhookIncludeResult };
     }
-    const r = await setWebhook(req.em, req.deps.config, req.project, { url: req.body.url });
+    const { previous_secret_expires_at: _previous, ...r } = await setWebhook(req.em, req.deps.config, req.project, { url: req.body.url });
     return r;
   });
 }

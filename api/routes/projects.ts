@@ -7,6 +7,7 @@ import {
 import { ApiKey } from '../../db/entities/index.js';
 import { createApiKey, viewKey } from '../../services/api-keys.js';
 import { setWebhook } from '../../services/projects.js';
+import { previousSecretsExpireAt } from '../../services/webhook-secrets.js';
 import { assertOwnProject, requireApiKey } from '../plugins/api-key-auth.js';
 
 const security = [{ apiKey: [] }];
@@ -61,7 +62,7 @@ export async function projectRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/v1/projects/:project_id/webhook', {
     schema: { tags: ['projects'], summary: 'Webhook config (the secret is never returned)', security, params: ZProjectParams, response: { 200: ZWebhookView, ...errs } },
-  }, async (req) => ({ url: req.project.webhookUrl ?? null, include_result: req.project.webhookIncludeResult, secret_set: Boolean(req.project.webhookSecretEnc) }));
+  }, async (req) => ({ url: req.project.webhookUrl ?? null, include_result: req.project.webhookIncludeResult, secret_set: Boolean(req.project.webhookSecretEnc), previous_secret_expires_at: previousSecretsExpireAt(req.project) }));
 
   app.put('/v1/projects/:project_id/webhook', {
     schema: { tags: ['projects'], summary: 'Set the webhook URL; the signing secret is minted on first set or with regenerate, and returned that once', security, params: ZProjectParams, body: ZWebhookPutBody, response: { 200: ZWebhookPutResponse, ...errs } },

@@ -11,6 +11,11 @@ export const Project = defineEntity({
     webhookUrl: p.text().nullable(),
     /** AES-GCM sealed `whsec_…`; never returned on read. */
     webhookSecretEnc: p.text().nullable(),
+    /**
+     * Secrets replaced by `regenerate` that still sign deliveries until their grace expiry, newest
+     * first (sealed like `webhookSecretEnc`). Expired entries are pruned on the next rotation.
+     */
+    webhookPreviousSecrets: p.json<Array<{ secretEnc: string; expiresAt: string }>>().nullable(),
     webhookIncludeResult: p.boolean().default(false),
     branding: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime(),
