@@ -108,6 +108,9 @@ describe('OpenAPI', () => {
       expect(Object.keys(r.body.paths)).toContain(path);
     }
     expect(Object.keys(r.body.components.schemas)).toEqual(expect.arrayContaining(['CreateVerification', 'Verification', 'Problem', 'ErasureReceipt', 'WebhookEvent']));
+    const hook = r.body.webhooks.verificationEvent.post;
+    expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Service-Event', 'X-Service-Timestamp', 'X-Service-Signature', 'X-Service-Signature-Previous']);
+    expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookEvent');
     const docs = await fetch(`${(await import('../helpers.js')).stack().apiUrl}/v1/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');
