@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import { createAuthenticityEngine } from '../engine/authenticity/index.js';
 import { ATTACK_LABELS, type ResaveEdits, type SampleLabel } from '../engine/authenticity/attacks/types.js';
 import { buildCorpus, type ManifestRow } from '../engine/authenticity/training/corpus.js';

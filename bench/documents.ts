@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../engine/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
 import { createDocumentEngine, type DocumentType } from '../engine/document/index.js';

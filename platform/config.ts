@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from './paths.js';
 
 /**
  * The one place the environment is read. api, worker, scripts and tests all get the same typed

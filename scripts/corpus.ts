@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import {
   ALL_TEMPLATES, DEGRADATION_KINDS, FORGERY_KINDS, availablePortraits, degrade, degradationFor, forgeDocument, photograph,
   renderDocument, subSeed, type Degradation, type DegradationKind, type DocumentTruth, type RenderedDocument, type Severity,

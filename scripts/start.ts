@@ -3,10 +3,10 @@
  * start). Ctrl-C stops every process this started.
  */
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import { loadConfig } from '../platform/config.js';
 import { assertNode22 } from '../platform/node-version.js';
-import { startStack } from '../platform/stack.js';
+import { startStack } from './stack.js';
 
 assertNode22();
 const config = loadConfig();

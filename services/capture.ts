@@ -139,6 +139,12 @@ export async function submitCapture(deps: ServiceDeps, caseId: string, document:
   });
 }
 
+/** The Case's uploads so far, oldest first (ids and kinds only: what the hosted page resumes from). */
+export async function listCaseUploads(em: EntityManager, caseId: string): Promise<{ upload_id: string; kind: TUploadKind }[]> {
+  const uploads = await em.find(Upload, { verificationId: caseId }, { orderBy: { createdAt: 'asc' } });
+  return uploads.map((u) => ({ upload_id: u.id, kind: u.kind as TUploadKind }));
+}
+
 export async function projectBranding(em: EntityManager, projectId: string): Promise<Record<string, unknown>> {
   const p = await em.findOne(Project, { id: projectId });
   return { name: p?.name, ...(p?.branding ?? {}) };

@@ -1,7 +1,9 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { CaptureSession, CheckResult, Upload, Verification, type IVerification } from '../db/entities/index.js';
+import type { Principal } from '../domain/principal.js';
+import { CaptureSession, CheckResult, Upload, Verification } from '../db/entities/index.js';
 import type { ServiceDeps } from './deps.js';
+import { findOwnCase } from './tenancy.js';
 
 /** Columns of `verifications` that can hold PII; all are nulled on erasure. */
 export const PII_COLUMNS = ['applicant', 'claimed', 'verifiee', 'reference', 'result'] as const;
@@ -19,7 +21,8 @@ export interface ErasureReceipt {
  * reason codes, timestamps). Idempotent: a second call returns the stored receipt.
  * The row lock makes a concurrently finishing activity see `erased` and write nothing.
  */
-export async function eraseVerification(deps: ServiceDeps, v: IVerification): Promise<ErasureReceipt> {
+export async function eraseVerification(deps: ServiceDeps, principal: Principal, caseId: string): Promise<ErasureReceipt> {
+  const v = await findOwnCase(deps.em, principal, caseId);
   if (v.status === 'erased' && v.erasureReceipt) return v.erasureReceipt as unknown as ErasureReceipt;
 
   // Stop the workflow first so no new activity starts while we erase.

@@ -1,9 +1,11 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import type { Principal } from '../domain/principal.js';
 import { SAMPLE_KYC_DEFINITION, ZTemplateDefinition, type TTemplateDefinition } from '../domain/primitives.js';
 import { Flow, FlowVersion, Template, type IFlow, type IFlowVersion, type ITemplate } from '../db/entities/index.js';
 import { normalizeAcceptedDocuments } from './create-verification.js';
+import { actingProjectId } from './tenancy.js';
 
 /**
  * Template → Flow → Case. A Template is a blueprint of primitives; activating it in a project
@@ -81,4 +83,10 @@ export async function findActiveFlow(em: EntityManager, projectId: string, slug:
 export async function seedSampleFlow(em: EntityManager, projectId: string): Promise<IFlow> {
   const template = await createTemplate(em, projectId, 'Sample KYC', SAMPLE_KYC_DEFINITION);
   return (await activateTemplate(em, projectId, template.id, 'sample-kyc', 'Sample KYC')).flow;
+}
+
+/** `GET /v1/flows`: the principal's project's Flows with their current version, oldest first. */
+export async function listFlows(em: EntityManager, principal: Principal) {
+  const flows = await em.find(Flow, { projectId: actingProjectId(principal) }, { orderBy: { createdAt: 'asc' } });
+  return flows.map((f) => ({ id: f.id, slug: f.slug, name: f.name, active: f.active, current_version: f.currentVersion, created_at: f.createdAt.toISOString(), updated_at: f.updatedAt.toISOString() }));
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { AppError, type FieldError } from '../domain/errors.js';
 import { pieceOf, type TIntakeShapeSettings } from '../domain/primitives.js';
-import type { IProject } from '../db/entities/index.js';
+import type { Principal } from '../domain/principal.js';
 import { createCase } from './create-verification.js';
 import type { ServiceDeps } from './deps.js';
 import { findActiveFlow } from './flows.js';
+import { actingProject } from './tenancy.js';
 
 export const ZIntakeBody = z
   .object({
@@ -56,7 +57,8 @@ export function validatePayload(shape: TIntakeShapeSettings, payload: Record<str
 }
 
 /** `POST /v1/flows/{slug}/intake`: a Case of the Flow's current version, stamped with it. */
-export async function runIntake(deps: ServiceDeps, project: IProject, slug: string, body: TIntakeBody) {
+export async function runIntake(deps: ServiceDeps, principal: Principal, slug: string, body: TIntakeBody) {
+  const project = await actingProject(deps.em, principal);
   const { flow, version, definition } = await findActiveFlow(deps.em, project.id, slug);
   const shape = pieceOf(definition, 'intake_shape')!.settings;
   const errors = validatePayload(shape, body.payload);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../platform/temporal-server.js';
-import { startStack } from '../platform/stack.js';
+import { startStack } from '../scripts/stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

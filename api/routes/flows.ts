@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZProblem } from '../../domain/api-schemas.js';
 import { primitivesRegistry } from '../../domain/primitives.js';
-import { Flow } from '../../db/entities/index.js';
+import { listFlows } from '../../services/flows.js';
 import { runIntake, ZIntakeBody, ZIntakeResponse } from '../../services/intake.js';
 import { requireApiKey } from '../plugins/api-key-auth.js';
 
@@ -27,10 +27,7 @@ export async function flowRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/v1/flows', {
     preHandler: requireApiKey,
     schema: { tags: ['flows'], summary: "The project's Flows with their current version", security: [{ apiKey: [] }], response: { 200: ZFlowList, 401: ZProblem } },
-  }, async (req) => {
-    const flows = await req.em.find(Flow, { projectId: req.project.id }, { orderBy: { createdAt: 'asc' } });
-    return { data: flows.map((f) => ({ id: f.id, slug: f.slug, name: f.name, active: f.active, current_version: f.currentVersion, created_at: f.createdAt.toISOString(), updated_at: f.updatedAt.toISOString() })) };
-  });
+  }, async (req) => ({ data: await listFlows(req.em, req.principal) }));
 
   app.post('/v1/flows/:slug/intake', {
     preHandler: requireApiKey,
@@ -39,5 +36,5 @@ export async function flowRoutes(fastify: FastifyInstance): Promise<void> {
       params: z.object({ slug: z.string().min(1).max(64) }), body: ZIntakeBody,
       response: { 201: ZIntakeResponse, 400: ZProblem, 401: ZProblem, 404: ZProblem, 422: ZProblem, 503: ZProblem },
     },
-  }, async (req, reply) => reply.code(201).send(await runIntake(req.deps, req.project, req.params.slug, req.body)));
+  }, async (req, reply) => reply.code(201).send(await runIntake(req.deps, req.principal, req.params.slug, req.body)));
 }

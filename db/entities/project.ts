@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import type { TBranding } from '../../domain/api-schemas.js';
 
 /** A project is the tenant of the machine API: keys, webhook, branding and Cases belong to it. */
 export const Project = defineEntity({
@@ -17,7 +18,7 @@ export const Project = defineEntity({
      */
     webhookPreviousSecrets: p.json<Array<{ secretEnc: string; expiresAt: string }>>().nullable(),
     webhookIncludeResult: p.boolean().default(false),
-    branding: p.json<Record<string, unknown>>().nullable(),
+    branding: p.json<TBranding>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -21,13 +21,13 @@ export interface DocumentEngine {
  */
 export async function createDocumentEngine(overrides?: DocumentEngineSettings): Promise<DocumentEngine> {
   const settings = resolveSettings(overrides);
-  const models = verifyModels(settings.tessdata.mrzSha256);
+  const models = verifyModels(settings.tessdata.mrzSha256, { glyphReader: settings.ocr.glyphReader });
   let glyph: Promise<GlyphReader> | undefined;
   const workers = {
     mrz: mrzWorker(settings.tessdata.mrzSha256),
     visual: visualWorker(),
     // Built once from the OCR-B font at the rectified MRZ pitch (about 0.4 s).
-    glyph: () => (settings.ocr.glyphReader && models.some((m) => m.name.startsWith('fonts-ocr-b')) ? (glyph ??= GlyphReader.create(2.54 * settings.pxPerMm)) : Promise.resolve(undefined)),
+    glyph: () => (settings.ocr.glyphReader ? (glyph ??= GlyphReader.create(2.54 * settings.pxPerMm)) : Promise.resolve(undefined)),
     models,
   };
   return {

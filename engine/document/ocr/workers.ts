@@ -119,9 +119,12 @@ export const OCRB_FONT = '/usr/share/fonts/opentype/ocr-b/OCRB.otf';
 /**
  * Checks the pinned MRZ model and stamps every file that changes an answer, so that an engine
  * profile records exactly what ran. Throws `ocr_model_missing` / `ocr_model_mismatch` at start-up
- * rather than on the first document.
+ * rather than on the first document, and `ocr_font_missing` when the profile uses the glyph reader
+ * but the OCR-B font is not installed: running tesseract alone under a profile that says the glyph
+ * reader is on would change answers under the same stamp, so the engine does not start and its
+ * checks report `unavailable` (the registry logs this message as the reason).
  */
-export function verifyModels(expectedMrzSha256: string): ModelStamp[] {
+export function verifyModels(expectedMrzSha256: string, opts: { glyphReader: boolean; fontPath?: string }): ModelStamp[] {
   const mrzFile = path.join(tessdataDir(), 'mrz.traineddata');
   let mrz: string;
   try {
@@ -131,10 +134,13 @@ export function verifyModels(expectedMrzSha256: string): ModelStamp[] {
   }
   if (mrz !== expectedMrzSha256) throw new DocumentEngineError('ocr_model_mismatch', 'mrz.traineddata sha256 does not match the pinned value');
   const stamps: ModelStamp[] = [{ name: 'tessdata/mrz.traineddata', sha256: mrz }, { name: '@tesseract.js-data/eng/4.0.0_best_int', sha256: sha256File(engDataPath()) }];
-  try {
-    stamps.push({ name: 'fonts-ocr-b/OCRB.otf', sha256: sha256File(OCRB_FONT) });
-  } catch {
-    // Without the font the glyph reader cannot build its references; the engine then runs tesseract only.
+  if (opts.glyphReader) {
+    const font = opts.fontPath ?? OCRB_FONT;
+    try {
+      stamps.push({ name: 'fonts-ocr-b/OCRB.otf', sha256: sha256File(font) });
+    } catch {
+      throw new DocumentEngineError('ocr_font_missing', `the engine profile uses the OCR-B glyph reader but ${font} is missing (Debian package fonts-ocr-b)`);
+    }
   }
   return stamps;
 }

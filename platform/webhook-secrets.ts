@@ -1,6 +1,5 @@
-import type { IProject } from '../db/entities/index.js';
-import { decryptString, encryptString, randomToken } from '../platform/crypto.js';
-import type { AppConfig } from '../platform/config.js';
+import { decryptString, encryptString, randomToken } from './crypto.js';
+import type { AppConfig } from './config.js';
 
 /**
  * Webhook signing secrets with overlap. `regenerate` mints a new current secret and keeps the
@@ -12,10 +11,16 @@ export function mintWebhookSecret(): string {
   return `whsec_${randomToken(32)}`;
 }
 
-type Previous = NonNullable<IProject['webhookPreviousSecrets']>;
+type Previous = Array<{ secretEnc: string; expiresAt: string }>;
+
+/** The project columns this module reads and writes (structural, so platform/ needs no ORM entity). */
+interface SecretHolder {
+  webhookSecretEnc?: string | null;
+  webhookPreviousSecrets?: Previous | null;
+}
 
 /** Mutates the project: new current secret, replaced ones kept for the grace period. Returns the raw new secret. */
-export function rotateWebhookSecret(config: AppConfig, project: IProject, graceSeconds: number, now = new Date()): string {
+export function rotateWebhookSecret(config: AppConfig, project: SecretHolder, graceSeconds: number, now = new Date()): string {
   const deadline = now.getTime() + graceSeconds * 1000;
   const kept: Previous = [];
   if (project.webhookSecretEnc && graceSeconds > 0) kept.push({ secretEnc: project.webhookSecretEnc, expiresAt: new Date(deadline).toISOString() });
@@ -30,7 +35,7 @@ export function rotateWebhookSecret(config: AppConfig, project: IProject, graceS
 }
 
 /** The secrets that sign a delivery now: the current one first, then those still in their grace period. */
-export function signingSecrets(config: AppConfig, project: IProject, now = new Date()): { current: string; previous: string[] } | null {
+export function signingSecrets(config: AppConfig, project: SecretHolder, now = new Date()): { current: string; previous: string[] } | null {
   if (!project.webhookSecretEnc) return null;
   const previous = (project.webhookPreviousSecrets ?? [])
     .filter((p) => Date.parse(p.expiresAt) > now.getTime())
@@ -39,7 +44,7 @@ export function signingSecrets(config: AppConfig, project: IProject, now = new D
 }
 
 /** When the last replaced secret stops signing, or null when none is in its grace period. */
-export function previousSecretsExpireAt(project: IProject, now = new Date()): string | null {
+export function previousSecretsExpireAt(project: SecretHolder, now = new Date()): string | null {
   const live = (project.webhookPreviousSecrets ?? []).map((p) => Date.parse(p.expiresAt)).filter((t) => t > now.getTime());
   return live.length ? new Date(Math.max(...live)).toISOString() : null;
 }

@@ -1,10 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import { createOrm } from '../db/orm.js';
-import { startEmbeddedPostgres, type RunningPostgres } from './postgres.js';
-import { startTemporalDevServer, type RunningTemporal } from './temporal-server.js';
+import { startEmbeddedPostgres, type RunningPostgres } from '../platform/postgres.js';
+import { startTemporalDevServer, type RunningTemporal } from '../platform/temporal-server.js';
 
 /**
  * Starts the whole stack on embedded defaults: PostgreSQL (unless a DATABASE_URL is given), the
