@@ -110,7 +110,7 @@ export const ZProjectKeyParams = z.object({ project_id: z.string().min(1).max(64
 
 export const ZSignupBody = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict().meta({ id: 'Signup' });
 export const ZSignupResponse = z
-  .object({ project_id: z.string(), name: z.string(), sandbox: z.literal(true), api_key: z.string() })
+  .object({ project_id: z.string(), org_id: z.string().describe('The sandbox org the project belongs to; sign in to the dashboard and ask an operator to grant you its ownership, or sign up from the dashboard instead.'), name: z.string(), sandbox: z.literal(true), api_key: z.string() })
   .meta({ id: 'SignupResult' });
 export const ZMe = z
   .object({ project_id: z.string(), name: z.string(), sandbox: z.boolean(), webhook_url: z.string().nullable() })

@@ -3,7 +3,7 @@ import type { TBranding } from '../domain/api-schemas.js';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { Principal } from '../domain/principal.js';
-import { Project, type IProject } from '../db/entities/index.js';
+import { Org, Project, type IOrg, type IProject } from '../db/entities/index.js';
 import { decryptString } from '../platform/crypto.js';
 import type { AppConfig } from '../platform/config.js';
 import { createApiKey } from './api-keys.js';
@@ -11,22 +11,46 @@ import { seedSampleFlow } from './flows.js';
 import { actingProject } from './tenancy.js';
 import { previousSecretsExpireAt, rotateWebhookSecret } from '../platform/webhook-secrets.js';
 
-export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; rawKey: string }> {
+/** `POST /v1/signup`: a sandbox org, its project and the project's first key (no owner yet; see grant-owner). */
+export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; org: IOrg; rawKey: string }> {
   if (config.mode === 'production') throw new AppError('signup_disabled_in_production', 'Self-serve signup is only available outside production.');
   return em.transactional(async (tx) => {
-    const now = new Date();
-    const project = tx.create(Project, {
-      id: newId('project'),
-      name: name ?? 'Sandbox project',
-      sandbox: true,
-      webhookUrl: null,
-      webhookSecretEnc: null,
-      webhookPreviousSecrets: null,
-      webhookIncludeResult: false,
-      branding: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const org = createOrg(tx, name ?? 'Sandbox org');
+    const project = createProjectRow(tx, org.id, name ?? 'Sandbox project', true);
+    await tx.flush();
+    const { raw } = await createApiKey(tx, project, 'default');
+    await seedSampleFlow(tx, project.id);
+    return { project, org, rawKey: raw };
+  });
+}
+
+export function createOrg(em: EntityManager, name: string): IOrg {
+  const now = new Date();
+  return em.create(Org, { id: newId('org'), name, createdAt: now, updatedAt: now });
+}
+
+/** A project row in an org; the caller flushes. */
+export function createProjectRow(em: EntityManager, orgId: string, name: string, sandbox: boolean): IProject {
+  const now = new Date();
+  return em.create(Project, {
+    id: newId('project'),
+    orgId,
+    name,
+    sandbox,
+    webhookUrl: null,
+    webhookSecretEnc: null,
+    webhookPreviousSecrets: null,
+    webhookIncludeResult: false,
+    branding: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/** A new project in an org with its first key and the sample Flow (dashboard "new project"). */
+export async function createProjectInOrg(em: EntityManager, orgId: string, name: string, sandbox: boolean): Promise<{ project: IProject; rawKey: string }> {
+  return em.transactional(async (tx) => {
+    const project = createProjectRow(tx, orgId, name, sandbox);
     await tx.flush();
     const { raw } = await createApiKey(tx, project, 'default');
     await seedSampleFlow(tx, project.id);

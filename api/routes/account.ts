@@ -13,8 +13,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   app.post('/v1/signup', {
     schema: { tags: ['account'], summary: 'Create a sandbox project and its first API key (not in production)', body: ZSignupBody.optional(), response: { 201: ZSignupResponse, ...errors } },
   }, async (req, reply) => {
-    const { project, rawKey } = await signupSandbox(req.em, req.deps.config, req.body?.name);
-    return reply.code(201).send({ project_id: project.id, name: project.name, sandbox: true as const, api_key: rawKey });
+    const { project, org, rawKey } = await signupSandbox(req.em, req.deps.config, req.body?.name);
+    return reply.code(201).send({ project_id: project.id, org_id: org.id, name: project.name, sandbox: true as const, api_key: rawKey });
   });
 
   app.get('/v1/me', {
