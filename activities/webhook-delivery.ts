@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { TWebhookEnvelope } from '../domain/api-schemas.js';
 import { newId } from '../domain/ids.js';
 import { Project, Verification, WebhookDelivery } from '../db/entities/index.js';
-import { decryptString } from '../platform/crypto.js';
+import { signingSecrets } from '../platform/webhook-secrets.js';
 import { assertPublicHost } from '../platform/url-guard.js';
 import { computeSignature } from '../sdk/webhook-verify.js';
 import type { ActivityDeps } from './deps.js';
@@ -40,7 +40,8 @@ export function createWebhookActivities(deps: ActivityDeps) {
         ...(project.webhookIncludeResult && v.result ? { result: v.result } : {}),
       };
       const body = JSON.stringify(envelope);
-      const secret = decryptString(deps.config.secretsKey, project.webhookSecretEnc);
+      const secrets = signingSecrets(deps.config, project);
+      if (!secrets) return { delivered: false, attempts: 0 };
       const url = new URL(project.webhookUrl);
       const strict = deps.config.mode === 'production' || !project.sandbox;
       const info = safeActivityInfo();
@@ -63,7 +64,10 @@ export function createWebhookActivities(deps: ActivityDeps) {
               'user-agent': 'identity-verification-service/1.0 (+webhooks)',
               'x-service-event': event,
               'x-service-timestamp': String(ts),
-              'x-service-signature': computeSignature(secret, ts, body),
+              // Exactly one hex signature, with the newest secret, as the spec defines the header;
+              // during a rotation's grace period the replaced secrets sign in a header of their own.
+              'x-service-signature': computeSignature(secrets.current, ts, body),
+              ...(secrets.previous.length ? { 'x-service-signature-previous': secrets.previous.map((s) => computeSignature(s, ts, body)).join(',') } : {}),
             },
           });
           statusCode = res.status;

@@ -10,6 +10,7 @@ import type { AppConfig } from '../platform/config.js';
 import type { BlobStore } from '../platform/blob-store.js';
 import { scrubUrl } from '../platform/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
+import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
 import { registerProblemHandlers } from './plugins/problem.js';
 import { accountRoutes } from './routes/account.js';
 import { captureRoutes } from './routes/capture.js';
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       servers: [{ url: deps.config.publicBaseUrl }],
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      webhooks: OPENAPI_WEBHOOKS,
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

@@ -115,7 +115,7 @@ export const ZProjectKeyParams = z.object({ project_id: z.string().min(1).max(64
 
 export const ZSignupBody = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict().meta({ id: 'Signup' });
 export const ZSignupResponse = z
-  .object({ project_id: z.string(), name: z.string(), sandbox: z.literal(true), api_key: z.string() })
+  .object({ project_id: z.string(), org_id: z.string().describe('The sandbox org the project belongs to; sign in to the dashboard and ask an operator to grant you its ownership, or sign up from the dashboard instead.'), name: z.string(), sandbox: z.literal(true), api_key: z.string() })
   .meta({ id: 'SignupResult' });
 export const ZMe = z
   .object({ project_id: z.string(), name: z.string(), sandbox: z.boolean(), webhook_url: z.string().nullable() })
@@ -141,15 +141,24 @@ export const ZBranding = z
   .meta({ id: 'Branding' });
 export type TBranding = z.infer<typeof ZBranding>;
 
+const previousExpiry = z.string().nullable()
+  .meta({ description: 'While a regenerated secret is in its grace period, deliveries also carry X-Service-Signature-Previous; this is when the last replaced secret stops signing.' });
 export const ZWebhookPutBody = z
-  .object({ url: z.string().url().max(2000), regenerate: z.boolean().optional(), include_result: z.boolean().optional() })
+  .object({
+    url: z.string().url().max(2000),
+    regenerate: z.boolean().optional(),
+    include_result: z.boolean().optional(),
+    /** With `regenerate`: how long the replaced secret keeps signing beside the new one; 0 ends every earlier secret now (a leak). */
+    secret_grace_seconds: z.number().int().min(0).max(30 * 86_400).optional()
+      .meta({ description: 'With regenerate: seconds the replaced secret (and any earlier one still in its grace) keeps signing deliveries beside the new one. Default 86400; 0 ends them at once.' }),
+  })
   .strict()
   .meta({ id: 'WebhookConfigUpdate' });
 export const ZWebhookView = z
-  .object({ url: z.string().nullable(), include_result: z.boolean(), secret_set: z.boolean() })
+  .object({ url: z.string().nullable(), include_result: z.boolean(), secret_set: z.boolean(), previous_secret_expires_at: previousExpiry })
   .meta({ id: 'WebhookConfig' });
 export const ZWebhookPutResponse = z
-  .object({ url: z.string(), include_result: z.boolean(), secret: z.string().optional() })
+  .object({ url: z.string(), include_result: z.boolean(), secret: z.string().optional(), previous_secret_expires_at: previousExpiry })
   .meta({ id: 'WebhookConfigUpdated' });
 export const ZLegacyWebhookBody = z.object({ url: z.string().url().max(2000).nullable() }).strict().meta({ id: 'LegacyWebhook' });
 export const ZLegacyWebhookResponse = z

@@ -30,6 +30,8 @@ const ZEnv = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1000).default(40_000_000),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(3).default(120),
+  /** How long a regenerated webhook secret keeps signing deliveries beside the new one (0 = not at all). */
+  WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -47,6 +49,7 @@ export interface AppConfig {
   sessionTokenTtlSeconds: number;
   linkTtlSeconds: number;
   uploads: { maxBytes: number; maxPixels: number; maxFiles: number };
+  webhookSecretGraceSeconds: number;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
 }
 
@@ -97,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionTokenTtlSeconds: e.SESSION_TOKEN_TTL_SECONDS,
     linkTtlSeconds: e.LINK_TTL_SECONDS,
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS, maxFiles: e.UPLOAD_MAX_FILES },
+    webhookSecretGraceSeconds: e.WEBHOOK_SECRET_GRACE_SECONDS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -3,37 +3,59 @@ import type { TBranding } from '../domain/api-schemas.js';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { Principal } from '../domain/principal.js';
-import { Project, type IProject } from '../db/entities/index.js';
-import { decryptString, encryptString, randomToken } from '../platform/crypto.js';
+import { Org, Project, type IOrg, type IProject } from '../db/entities/index.js';
+import { decryptString } from '../platform/crypto.js';
 import type { AppConfig } from '../platform/config.js';
 import { createApiKey } from './api-keys.js';
 import { seedSampleFlow } from './flows.js';
 import { actingProject } from './tenancy.js';
+import { previousSecretsExpireAt, rotateWebhookSecret } from '../platform/webhook-secrets.js';
 
-export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; rawKey: string }> {
+/** `POST /v1/signup`: a sandbox org, its project and the project's first key (no owner yet; see grant-owner). */
+export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; org: IOrg; rawKey: string }> {
   if (config.mode === 'production') throw new AppError('signup_disabled_in_production', 'Self-serve signup is only available outside production.');
   return em.transactional(async (tx) => {
-    const now = new Date();
-    const project = tx.create(Project, {
-      id: newId('project'),
-      name: name ?? 'Sandbox project',
-      sandbox: true,
-      webhookUrl: null,
-      webhookSecretEnc: null,
-      webhookIncludeResult: false,
-      branding: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const org = createOrg(tx, name ?? 'Sandbox org');
+    const project = createProjectRow(tx, org.id, name ?? 'Sandbox project', true);
+    await tx.flush();
+    const { raw } = await createApiKey(tx, project, 'default');
+    await seedSampleFlow(tx, project.id);
+    return { project, org, rawKey: raw };
+  });
+}
+
+export function createOrg(em: EntityManager, name: string): IOrg {
+  const now = new Date();
+  return em.create(Org, { id: newId('org'), name, createdAt: now, updatedAt: now });
+}
+
+/** A project row in an org; the caller flushes. */
+export function createProjectRow(em: EntityManager, orgId: string, name: string, sandbox: boolean): IProject {
+  const now = new Date();
+  return em.create(Project, {
+    id: newId('project'),
+    orgId,
+    name,
+    sandbox,
+    webhookUrl: null,
+    webhookSecretEnc: null,
+    webhookPreviousSecrets: null,
+    webhookIncludeResult: false,
+    branding: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/** A new project in an org with its first key and the sample Flow (dashboard "new project"). */
+export async function createProjectInOrg(em: EntityManager, orgId: string, name: string, sandbox: boolean): Promise<{ project: IProject; rawKey: string }> {
+  return em.transactional(async (tx) => {
+    const project = createProjectRow(tx, orgId, name, sandbox);
     await tx.flush();
     const { raw } = await createApiKey(tx, project, 'default');
     await seedSampleFlow(tx, project.id);
     return { project, rawKey: raw };
   });
-}
-
-export function mintWebhookSecret(): string {
-  return `whsec_${randomToken(32)}`;
 }
 
 /** `GET /v1/me`: the principal's project. */
@@ -44,11 +66,11 @@ export async function describeProject(em: EntityManager, principal: Principal) {
 
 export async function getWebhook(em: EntityManager, principal: Principal, projectId?: string) {
   const p = await actingProject(em, principal, projectId);
-  return { url: p.webhookUrl ?? null, include_result: p.webhookIncludeResult, secret_set: Boolean(p.webhookSecretEnc) };
+  return { url: p.webhookUrl ?? null, include_result: p.webhookIncludeResult, secret_set: Boolean(p.webhookSecretEnc), previous_secret_expires_at: previousSecretsExpireAt(p) };
 }
 
 /** Sets the project webhook for the principal's project (see setWebhook). */
-export async function configureWebhook(em: EntityManager, config: AppConfig, principal: Principal, projectId: string | undefined, input: { url: string; regenerate?: boolean; include_result?: boolean }) {
+export async function configureWebhook(em: EntityManager, config: AppConfig, principal: Principal, projectId: string | undefined, input: { url: string; regenerate?: boolean; include_result?: boolean; secret_grace_seconds?: number }) {
   return setWebhook(em, config, await actingProject(em, principal, projectId), input);
 }
 
@@ -74,24 +96,26 @@ export async function setBranding(em: EntityManager, principal: Principal, proje
   return branding;
 }
 
-/** Sets the URL; mints the signing secret on first set or on `regenerate` and returns it that once. */
+/**
+ * Sets the URL; mints the signing secret on first set or on `regenerate` and returns it that once.
+ * A regenerated secret's predecessor keeps signing for `secret_grace_seconds` (default from config).
+ */
 export async function setWebhook(
   em: EntityManager,
   config: AppConfig,
   project: IProject,
-  input: { url: string; regenerate?: boolean; include_result?: boolean },
-): Promise<{ url: string; include_result: boolean; secret?: string }> {
+  input: { url: string; regenerate?: boolean; include_result?: boolean; secret_grace_seconds?: number },
+): Promise<{ url: string; include_result: boolean; secret?: string; previous_secret_expires_at: string | null }> {
   assertWebhookUrlAllowed(config, project, input.url);
   let secret: string | undefined;
   if (!project.webhookSecretEnc || input.regenerate) {
-    secret = mintWebhookSecret();
-    project.webhookSecretEnc = encryptString(config.secretsKey, secret);
+    secret = rotateWebhookSecret(config, project, input.secret_grace_seconds ?? config.webhookSecretGraceSeconds);
   }
   project.webhookUrl = input.url;
   if (input.include_result !== undefined) project.webhookIncludeResult = input.include_result;
   project.updatedAt = new Date();
   await em.flush();
-  return { url: input.url, include_result: project.webhookIncludeResult, ...(secret ? { secret } : {}) };
+  return { url: input.url, include_result: project.webhookIncludeResult, ...(secret ? { secret } : {}), previous_secret_expires_at: previousSecretsExpireAt(project) };
 }
 
 export function webhookSecret(config: AppConfig, project: IProject): string | null {

@@ -13,8 +13,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   app.post('/v1/signup', {
     schema: { tags: ['account'], summary: 'Create a sandbox project and its first API key (not in production)', body: ZSignupBody.optional(), response: { 201: ZSignupResponse, ...errors } },
   }, async (req, reply) => {
-    const { project, rawKey } = await signupSandbox(req.em, req.deps.config, req.body?.name);
-    return reply.code(201).send({ project_id: project.id, name: project.name, sandbox: true as const, api_key: rawKey });
+    const { project, org, rawKey } = await signupSandbox(req.em, req.deps.config, req.body?.name);
+    return reply.code(201).send({ project_id: project.id, org_id: org.id, name: project.name, sandbox: true as const, api_key: rawKey });
   });
 
   app.get('/v1/me', {
@@ -34,6 +34,10 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       tags: ['account'], summary: 'Legacy: set or clear the webhook URL (prefer PUT /v1/projects/{project_id}/webhook)', deprecated: true, security: [{ apiKey: [] }],
       body: ZLegacyWebhookBody, response: { 200: ZLegacyWebhookResponse, ...errors },
     },
-  }, async (req) =>
-    req.body.url === null ? clearWebhook(req.em, req.principal) : configureWebhook(req.em, req.deps.config, req.principal, undefined, { url: req.body.url }));
+  }, async (req) => {
+    if (req.body.url === null) return clearWebhook(req.em, req.principal);
+    // The legacy response has no previous_secret_expires_at.
+    const { previous_secret_expires_at: _previous, ...r } = await configureWebhook(req.em, req.deps.config, req.principal, undefined, { url: req.body.url });
+    return r;
+  });
 }

@@ -55,15 +55,15 @@ describe('account and project routes', () => {
     expect(first.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
     const again = await api('PUT', `/v1/projects/${projectId}/webhook`, { key, json: { url: 'http://127.0.0.1:9/other', include_result: true } });
     expect(again.body.secret).toBeUndefined();
-    expect(again.body).toEqual({ url: 'http://127.0.0.1:9/other', include_result: true });
+    expect(again.body).toEqual({ url: 'http://127.0.0.1:9/other', include_result: true, previous_secret_expires_at: null });
     const read = await api('GET', `/v1/projects/${projectId}/webhook`, { key });
-    expect(read.body).toEqual({ url: 'http://127.0.0.1:9/other', include_result: true, secret_set: true });
+    expect(read.body).toEqual({ url: 'http://127.0.0.1:9/other', include_result: true, secret_set: true, previous_secret_expires_at: null });
     expect(JSON.stringify(read.body)).not.toContain('whsec_');
     const regen = await api('PUT', `/v1/projects/${projectId}/webhook`, { key, json: { url: 'http://127.0.0.1:9/other', regenerate: true } });
     expect(regen.body.secret).toMatch(/^whsec_/);
     expect(regen.body.secret).not.toBe(first.body.secret);
     expect((await api('DELETE', `/v1/projects/${projectId}/webhook`, { key })).status).toBe(204);
-    expect((await api('GET', `/v1/projects/${projectId}/webhook`, { key })).body).toEqual({ url: null, include_result: true, secret_set: true });
+    expect((await api('GET', `/v1/projects/${projectId}/webhook`, { key })).body).toEqual({ url: null, include_result: true, secret_set: true, previous_secret_expires_at: regen.body.previous_secret_expires_at });
     expect((await api('GET', '/v1/me', { key })).body.webhook_url).toBeNull();
     const legacy = await api('POST', '/v1/webhook', { key, json: { url: 'http://127.0.0.1:9/legacy' } });
     expect(legacy.status).toBe(200);
@@ -108,6 +108,9 @@ describe('OpenAPI', () => {
       expect(Object.keys(r.body.paths)).toContain(path);
     }
     expect(Object.keys(r.body.components.schemas)).toEqual(expect.arrayContaining(['CreateVerification', 'Verification', 'Problem', 'ErasureReceipt', 'WebhookEvent']));
+    const hook = r.body.webhooks.verificationEvent.post;
+    expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Service-Event', 'X-Service-Timestamp', 'X-Service-Signature', 'X-Service-Signature-Previous']);
+    expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookEvent');
     const docs = await fetch(`${(await import('../helpers.js')).stack().apiUrl}/v1/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');

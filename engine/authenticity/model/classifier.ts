@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
+import { onnxCommandLineProblem } from '../../onnx-guard.js';
 import { AuthenticityError } from '../errors.js';
 import { FEATURE_SETS } from '../features.js';
 import { SAMPLE_LABELS, type SampleLabel } from '../labels.js';
@@ -38,6 +39,9 @@ export async function loadClassifier(settings: AuthenticitySettings): Promise<Cl
   if (sha256 !== settings.model.sha256) {
     throw new AuthenticityError('model_integrity_failed', `model ${settings.model.file} sha256 ${sha256} does not match the pinned ${settings.model.sha256}`);
   }
+  // A refusal here is a clean error; starting ONNX Runtime would be a SIGSEGV (onnx-guard.ts).
+  const problem = onnxCommandLineProblem();
+  if (problem) throw new AuthenticityError('model_unavailable', problem);
   const session = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, interOpNumThreads: 1 });
   const width = FEATURE_SETS[settings.featureSet ?? 'v1'];
   const input = session.inputNames[0]!;
