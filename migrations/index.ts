@@ -2,6 +2,7 @@ import { Migration20261121200705_initial } from './Migration20261121200705_initi
 import { Migration20261121202531_liveness_challenge } from './Migration20261121202531_liveness_challenge.js';
 import { Migration20261121203341_flows } from './Migration20261121203341_flows.js';
 import { Migration20261124182037_webhook_secret_rotation } from './Migration20261124182037_webhook_secret_rotation.js';
+import { Migration20261124182934_rate_limits } from './Migration20261124182934_rate_limits.js';
 
 /** Every committed migration, in order. `scripts/make-migration.ts` writes new ones; add them here. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261121202531_liveness_challenge', class: Migration20261121202531_liveness_challenge },
   { name: 'Migration20261121203341_flows', class: Migration20261121203341_flows },
   { name: 'Migration20261124182037_webhook_secret_rotation', class: Migration20261124182037_webhook_secret_rotation },
+  { name: 'Migration20261124182934_rate_limits', class: Migration20261124182934_rate_limits },
 ];

@@ -5,12 +5,13 @@ import { Template } from './template.js';
 import { CaptureSession } from './capture-session.js';
 import { CheckResult } from './check-result.js';
 import { Project } from './project.js';
+import { RateLimitCounter } from './rate-limit-counter.js';
 import { Upload } from './upload.js';
 import { Verification } from './verification.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 
-export { ApiKey, CaptureSession, CheckResult, Flow, FlowVersion, Project, Template, Upload, Verification, WebhookDelivery };
-export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion];
+export { ApiKey, CaptureSession, CheckResult, Flow, FlowVersion, Project, RateLimitCounter, Template, Upload, Verification, WebhookDelivery };
+export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion, RateLimitCounter];
 export type { IApiKey } from './api-key.js';
 export type { ICaptureSession } from './capture-session.js';
 export type { ICheckResult } from './check-result.js';
