@@ -12,7 +12,7 @@ import { scrubUrl } from '../platform/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
 import { registerAbuseLimits } from './plugins/abuse-limits.js';
-import { registerProblemHandlers } from './plugins/problem.js';
+import { frameworkErrors, problemContentTypes, registerProblemHandlers } from './plugins/problem.js';
 import { docsPageCsp, registerSecurityHeaders } from './plugins/security-headers.js';
 import { accountRoutes } from './routes/account.js';
 import { captureRoutes } from './routes/capture.js';
@@ -46,6 +46,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 256 * 1024,
     // Fastify's overloads do not accept the union itself; each member is a valid trustProxy value.
     trustProxy: deps.config.trustProxy as boolean,
+    // Identifiers are at most 128 characters; longer path parameters reach the routes' schemas and
+    // get a 400 naming the parameter, and beyond this a problem+json 400 from frameworkErrors.
+    routerOptions: { maxParamLength: 1000 },
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -80,7 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       webhooks: OPENAPI_WEBHOOKS,
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (doc) => problemContentTypes(jsonSchemaTransformObject(doc)),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs', transformStaticCSP: docsPageCsp });
 

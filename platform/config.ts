@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../engine/assets.js';
  * `.data/dev-secrets.json` (gitignored); production refuses to start without them.
  */
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
-const rateSpec = z.string().regex(/^\d{1,7}\/\d{0,4}[smh]$/, 'a rate such as 600/10m').transform((v) => {
+const rateSpec = z.string().regex(/^\d{1,9}\/\d{0,4}[smh]$/, 'a rate such as 600/10m').transform((v) => {
   const [, max, n, unit] = /^(\d+)\/(\d*)([smh])$/.exec(v)!;
   return { max: Number(max), windowMs: Number(n || 1) * UNIT_MS[unit as keyof typeof UNIT_MS] };
 });
