@@ -11,7 +11,9 @@ import type { BlobStore } from '../platform/blob-store.js';
 import { scrubUrl } from '../platform/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
-import { registerProblemHandlers } from './plugins/problem.js';
+import { registerAbuseLimits } from './plugins/abuse-limits.js';
+import { frameworkErrors, problemContentTypes, registerProblemHandlers } from './plugins/problem.js';
+import { docsPageCsp, registerSecurityHeaders } from './plugins/security-headers.js';
 import { accountRoutes } from './routes/account.js';
 import { captureRoutes } from './routes/capture.js';
 import { flowRoutes } from './routes/flows.js';
@@ -42,11 +44,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Capture tokens live in the path: never log raw URLs.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 256 * 1024,
-    trustProxy: deps.config.mode === 'production',
+    // Fastify's overloads do not accept the union itself; each member is a valid trustProxy value.
+    trustProxy: deps.config.trustProxy as boolean,
+    // Identifiers are at most 128 characters; longer path parameters reach the routes' schemas and
+    // get a 400 naming the parameter, and beyond this a problem+json 400 from frameworkErrors.
+    routerOptions: { maxParamLength: 1000 },
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerProblemHandlers(app);
+  await registerSecurityHeaders(app, deps.config);
+  await registerAbuseLimits(app, deps);
 
   app.decorateRequest('em', null as unknown as EntityManager);
   app.decorateRequest('deps', null as unknown as ServiceDeps);
@@ -75,9 +84,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       webhooks: OPENAPI_WEBHOOKS,
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (doc) => problemContentTypes(jsonSchemaTransformObject(doc)),
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs', transformStaticCSP: docsPageCsp });
 
   await app.register(metaRoutes);
   await app.register(accountRoutes);

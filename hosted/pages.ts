@@ -9,7 +9,7 @@ export interface PageBranding {
   text_colour?: unknown;
 }
 
-function layout(locale: Locale, b: PageBranding, title: string, body: Raw, script?: string): string {
+function layout(locale: Locale, b: PageBranding, title: string, body: Raw, script?: string, nonce?: string): string {
   const primary = colour(b.primary_colour, '#1f5eff');
   const bg = colour(b.background_colour, '#ffffff');
   const text = colour(b.text_colour, '#14161a');
@@ -22,7 +22,7 @@ function layout(locale: Locale, b: PageBranding, title: string, body: Raw, scrip
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
 <link rel="stylesheet" href="/hosted/capture.css">
-<style>:root{--primary:${raw(primary)};--bg:${raw(bg)};--text:${raw(text)}}</style>
+<style${nonce ? html` nonce="${nonce}"` : ''}>:root{--primary:${raw(primary)};--bg:${raw(bg)};--text:${raw(text)}}</style>
 </head>
 <body>
 <main class="card">
@@ -34,17 +34,18 @@ ${script ? html`<script type="module" src="${script}"></script>` : ''}
 </html>`.html;
 }
 
-export function errorPage(locale: Locale, b: PageBranding, kind: 'invalid' | 'expired' | 'erased'): string {
+/** `nonce`: the response's CSP style nonce (api/plugins/security-headers.ts), for the inline branding colours. */
+export function errorPage(locale: Locale, b: PageBranding, kind: 'invalid' | 'expired' | 'erased', nonce?: string): string {
   const s = STRINGS[locale];
   const title = kind === 'invalid' ? s.invalidTitle : kind === 'expired' ? s.expiredTitle : s.erasedTitle;
   const body = kind === 'erased' ? s.invalidBody : kind === 'expired' ? s.expiredBody : s.invalidBody;
-  return layout(locale, b, title, html`<h1>${title}</h1><p>${body}</p>`);
+  return layout(locale, b, title, html`<h1>${title}</h1><p>${body}</p>`, undefined, nonce);
 }
 
 /** The plain capture page: document choice, file inputs, submit. All state comes from the session API. */
-export function capturePage(locale: Locale, b: PageBranding, accepted: { country: string; types: string[] }[], status: string): string {
+export function capturePage(locale: Locale, b: PageBranding, accepted: { country: string; types: string[] }[], status: string, nonce?: string): string {
   const s = STRINGS[locale];
-  if (status !== 'collecting') return layout(locale, b, s.title, html`<h1>${s.title}</h1><p class="done">${s.already}</p>`);
+  if (status !== 'collecting') return layout(locale, b, s.title, html`<h1>${s.title}</h1><p class="done">${s.already}</p>`, undefined, nonce);
   const options = accepted.flatMap((d) => d.types.map((t) => html`<option value="${d.country}|${t}">${d.country} — ${(s as Record<string, string>)[t] ?? t}</option>`));
   const clientStrings = {
     uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed, needLive: s.needLive,
@@ -69,5 +70,5 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
   <p id="status" role="status" aria-live="polite"></p>
 </form>
 <div id="flash" aria-hidden="true" hidden><p id="instruction" aria-live="assertive"></p></div>`;
-  return layout(locale, b, s.title, body, '/hosted/capture.js');
+  return layout(locale, b, s.title, body, '/hosted/capture.js', nonce);
 }

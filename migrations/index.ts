@@ -3,6 +3,7 @@ import { Migration20261121202531_liveness_challenge } from './Migration202611212
 import { Migration20261121203341_flows } from './Migration20261121203341_flows.js';
 import { Migration20261124180000_dashboard } from './Migration20261124180000_dashboard.js';
 import { Migration20261124182037_webhook_secret_rotation } from './Migration20261124182037_webhook_secret_rotation.js';
+import { Migration20261124182934_rate_limits } from './Migration20261124182934_rate_limits.js';
 import { Migration20261124190000_case_result_shape } from './Migration20261124190000_case_result_shape.js';
 
 /** Every committed migration, in order. `scripts/make-migration.ts` writes new ones; add them here. */
@@ -12,5 +13,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261121203341_flows', class: Migration20261121203341_flows },
   { name: 'Migration20261124180000_dashboard', class: Migration20261124180000_dashboard },
   { name: 'Migration20261124182037_webhook_secret_rotation', class: Migration20261124182037_webhook_secret_rotation },
+  { name: 'Migration20261124182934_rate_limits', class: Migration20261124182934_rate_limits },
   { name: 'Migration20261124190000_case_result_shape', class: Migration20261124190000_case_result_shape },
 ];

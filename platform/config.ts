@@ -9,6 +9,13 @@ import { REPO_ROOT } from './paths.js';
  * config. Secrets have no fallbacks in code: in development they are generated once into
  * `.data/dev-secrets.json` (gitignored); production refuses to start without them.
  */
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+const rateSpec = z.string().regex(/^\d{1,9}\/\d{0,4}[smh]$/, 'a rate such as 600/10m').transform((v) => {
+  const [, max, n, unit] = /^(\d+)\/(\d*)([smh])$/.exec(v)!;
+  return { max: Number(max), windowMs: Number(n || 1) * UNIT_MS[unit as keyof typeof UNIT_MS] };
+});
+export type RateLimit = { max: number; windowMs: number };
+
 const ZEnv = z.object({
   SERVICE_MODE: z.enum(['development', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -32,6 +39,19 @@ const ZEnv = z.object({
   UPLOAD_MAX_FILES: z.coerce.number().int().min(3).default(120),
   /** How long a regenerated webhook secret keeps signing deliveries beside the new one (0 = not at all). */
   WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
+  /**
+   * Whose X-Forwarded-For to believe for the client IP (per-IP limits): 'true' (every hop), a hop
+   * count, or comma-separated proxy addresses. Default: every hop in production, none otherwise.
+   */
+  TRUST_PROXY: z.string().regex(/^(true|false|\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/).optional(),
+  /** Abuse limits, `<max>/<window>` with the window in s, m or h (api/plugins/abuse-limits.ts). */
+  RATE_LIMITS_ENABLED: z.enum(['true', 'false']).default('true'),
+  RATE_LIMIT_API_KEY: rateSpec.prefault('1200/1m'),
+  RATE_LIMIT_ANONYMOUS: rateSpec.prefault('300/1m'),
+  RATE_LIMIT_CAPTURE_TOKEN: rateSpec.prefault('600/10m'),
+  RATE_LIMIT_SHORT_LINK: rateSpec.prefault('60/1m'),
+  RATE_LIMIT_SIGNUP: rateSpec.prefault('20/1h'),
+  RATE_LIMIT_SIGN_IN: rateSpec.prefault('30/10m'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -50,6 +70,16 @@ export interface AppConfig {
   linkTtlSeconds: number;
   uploads: { maxBytes: number; maxPixels: number; maxFiles: number };
   webhookSecretGraceSeconds: number;
+  trustProxy: boolean | number | string;
+  rateLimits: {
+    enabled: boolean;
+    apiKey: RateLimit;
+    anonymous: RateLimit;
+    captureToken: RateLimit;
+    shortLink: RateLimit;
+    signup: RateLimit;
+    signIn: RateLimit;
+  };
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
 }
 
@@ -66,6 +96,12 @@ function devSecrets(dataDir: string): { blobKey: string; secretsKey: string } {
   const secrets = { blobKey: randomBytes(32).toString('hex'), secretsKey: randomBytes(32).toString('hex') };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+function parseTrustProxy(v: string | undefined, production: boolean): boolean | number | string {
+  if (v === undefined) return production;
+  if (v === 'true' || v === 'false') return v === 'true';
+  return /^\d+$/.test(v) ? Number(v) : v;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -101,6 +137,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     linkTtlSeconds: e.LINK_TTL_SECONDS,
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS, maxFiles: e.UPLOAD_MAX_FILES },
     webhookSecretGraceSeconds: e.WEBHOOK_SECRET_GRACE_SECONDS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY, e.SERVICE_MODE === 'production'),
+    rateLimits: {
+      enabled: e.RATE_LIMITS_ENABLED === 'true',
+      apiKey: e.RATE_LIMIT_API_KEY,
+      anonymous: e.RATE_LIMIT_ANONYMOUS,
+      captureToken: e.RATE_LIMIT_CAPTURE_TOKEN,
+      shortLink: e.RATE_LIMIT_SHORT_LINK,
+      signup: e.RATE_LIMIT_SIGNUP,
+      signIn: e.RATE_LIMIT_SIGN_IN,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -32,6 +32,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'info',
       SESSION_TOKEN_TTL_SECONDS: '600',
+      // Every suite signs up its own projects from 127.0.0.1: per-IP limits sized for the whole run.
+      // test/integration/abuse-limits.test.ts starts api processes of its own with tight limits.
+      RATE_LIMIT_SIGNUP: '100000/1h',
+      RATE_LIMIT_ANONYMOUS: '100000/1m',
     },
   });
   const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT)/.test(k))) as Record<string, string>;

@@ -62,6 +62,10 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
       return sendProblem(reply, 'payload_too_large', 'The request body or file is larger than allowed.', [{ field: 'file', code: 'payload_too_large', message: 'too large' }]);
     }
+    // busboy's parse errors are plain Errors: a multipart type without a boundary, a body that ends early.
+    if (!err.code && /^Multipart: |unexpected end of multipart data/i.test(err.message)) {
+      return sendProblem(reply, 'validation_failed', 'The multipart body is malformed (a missing boundary or a truncated body).', [{ field: '(body)', code: 'malformed_multipart', message: 'malformed multipart body' }]);
+    }
     if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
       return sendProblem(reply, 'unsupported_media_type', 'Uploads must be multipart/form-data.');
     }
@@ -76,4 +80,33 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     return sendProblem(reply, 'internal_error', 'Internal error.');
   });
   app.setNotFoundHandler((req, reply) => sendProblem(reply, 'not_found', `No route ${req.method} ${req.url.split('?')[0]!.replace(/\/(o|l)\/[^/]+/, '/$1/…')}.`));
+}
+
+/**
+ * Fastify's own answers before routing (a malformed percent-encoding, a path parameter beyond
+ * `routerOptions.maxParamLength`) are plain JSON with status 400/414; they become problem+json 400s
+ * naming the path, like every other bad input. The path is not echoed: it may hold a capture token.
+ */
+export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void sendProblem(reply, 'validation_failed', tooLong ? 'A path parameter is longer than any identifier.' : 'The request path is not a valid URL component.', [
+    { field: '(path)', code: tooLong ? 'too_long' : 'invalid_url', message: tooLong ? 'path parameter too long' : 'malformed percent-encoding' },
+  ]);
+}
+
+/**
+ * Every 4xx/5xx answer is application/problem+json (the handlers above); the generated OpenAPI says
+ * application/json for every status, so error responses are relabelled in the document.
+ */
+export function problemContentTypes<T>(doc: T): T {
+  const paths = (doc as { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }).paths ?? {};
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      for (const [status, res] of Object.entries(op?.responses ?? {})) {
+        if (!/^[45]/.test(status) || !res?.content?.['application/json']) continue;
+        res.content = { 'application/problem+json': res.content['application/json'] };
+      }
+    }
+  }
+  return doc;
 }

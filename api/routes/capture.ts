@@ -13,13 +13,9 @@ import { mintCaptureSession, onboardingUrl } from '../../services/case-links.js'
 import { startLivenessChallenge } from '../../services/liveness-challenge.js';
 import { listCaseUploads, projectBranding, resolveLinkCode, resolveSession, storeUpload, submitCapture } from '../../services/capture.js';
 
-const PAGE_HEADERS = {
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'self'; img-src 'self' data: https: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; media-src 'self' blob: mediastream:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-};
+// CSP (with the per-response style nonce), frame-ancestors, nosniff and the referrer policy come
+// from api/plugins/security-headers.ts, on every response.
+const PAGE_HEADERS = { 'cache-control': 'no-store' };
 
 async function sessionOrThrow(req: FastifyRequest, token: string): Promise<{ verification: IVerification; expiresAt: Date }> {
   const s = await resolveSession(req.em, token);
@@ -43,17 +39,17 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/o/:token', { schema: { hide: true, params: ZTokenParams } }, async (req, reply) => {
     const locale = pickLocale(null, req.headers['accept-language']);
     const s = await resolveSession(req.em, req.params.token);
-    if (!s.ok) return sendPage(reply, s.code === 'unauthorized' ? 401 : 410, errorPage(locale, {}, s.code === 'unauthorized' ? 'invalid' : s.code === 'verification_erased' ? 'erased' : 'expired'));
+    if (!s.ok) return sendPage(reply, s.code === 'unauthorized' ? 401 : 410, errorPage(locale, {}, s.code === 'unauthorized' ? 'invalid' : s.code === 'verification_erased' ? 'erased' : 'expired', reply.cspNonce.style));
     const v = s.verification;
     const branding = await projectBranding(req.em, v.projectId);
-    return sendPage(reply, 200, capturePage(pickLocale(v.locale, req.headers['accept-language']), branding, v.acceptedDocuments, v.status));
+    return sendPage(reply, 200, capturePage(pickLocale(v.locale, req.headers['accept-language']), branding, v.acceptedDocuments, v.status, reply.cspNonce.style));
   });
 
   // The short link lives as long as the Case's link; every open mints a fresh short-lived session.
   app.get('/l/:code', { schema: { hide: true, params: z.object({ code: z.string().min(8).max(64) }) } }, async (req, reply) => {
     const locale = pickLocale(null, req.headers['accept-language']);
     const r = await resolveLinkCode(req.em, req.params.code);
-    if (!r.ok) return sendPage(reply, r.code === 'unauthorized' ? 401 : 410, errorPage(locale, {}, r.code === 'unauthorized' ? 'invalid' : r.code === 'verification_erased' ? 'erased' : 'expired'));
+    if (!r.ok) return sendPage(reply, r.code === 'unauthorized' ? 401 : 410, errorPage(locale, {}, r.code === 'unauthorized' ? 'invalid' : r.code === 'verification_erased' ? 'erased' : 'expired', reply.cspNonce.style));
     const session = await mintCaptureSession(req.em, r.verification.id, req.deps.config.sessionTokenTtlSeconds, r.verification.linkExpiresAt);
     return reply.code(302).headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(onboardingUrl(req.deps.config.publicBaseUrl, session.token));
   });

@@ -5,6 +5,7 @@ import { Template } from './template.js';
 import { CaptureSession } from './capture-session.js';
 import { CheckResult } from './check-result.js';
 import { Project } from './project.js';
+import { RateLimitCounter } from './rate-limit-counter.js';
 import { Upload } from './upload.js';
 import { Verification } from './verification.js';
 import { WebhookDelivery } from './webhook-delivery.js';
@@ -17,8 +18,8 @@ import { DashboardSession } from './dashboard-session.js';
 import { AuditEvent } from './audit-event.js';
 
 export { AuditEvent, DashboardSession, Identity, Invitation, Membership, Org, User };
-export { ApiKey, CaptureSession, CheckResult, Flow, FlowVersion, Project, Template, Upload, Verification, WebhookDelivery };
-export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion, Org, User, Identity, Membership, Invitation, DashboardSession, AuditEvent];
+export { ApiKey, CaptureSession, CheckResult, Flow, FlowVersion, Project, RateLimitCounter, Template, Upload, Verification, WebhookDelivery };
+export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion, RateLimitCounter, Org, User, Identity, Membership, Invitation, DashboardSession, AuditEvent];
 export type { IApiKey } from './api-key.js';
 export type { ICaptureSession } from './capture-session.js';
 export type { ICheckResult } from './check-result.js';

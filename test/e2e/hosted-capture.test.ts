@@ -45,7 +45,16 @@ describe('hosted capture in a real browser', () => {
     const shots = path.join(REPO_ROOT, '.data', 'screenshots');
     mkdirSync(shots, { recursive: true });
     page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-    await page.goto(v.onboarding_url);
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`csp-violation ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const response = await page.goto(v.onboarding_url);
+    const csp = response!.headers()['content-security-policy']!;
+    expect(csp).toMatch(/style-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    // the nonce'd inline <style> with the branding colours applied
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim())).toBe('#1f5eff');
     await page.screenshot({ path: path.join(shots, 'hosted-start.png'), fullPage: true });
     await expect(page.getByRole('heading', { name: 'Verify your identity' }).isVisible()).resolves.toBe(true);
     await page.setInputFiles('input[name=document_front]', front);
@@ -57,6 +66,7 @@ describe('hosted capture in a real browser', () => {
     await page.getByText('Thank you. Your verification was submitted').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: path.join(shots, 'hosted-submitted.png') });
     await context.close();
+    expect(consoleLines.filter((l) => /csp-violation|Content Security Policy/i.test(l))).toEqual([]);
 
     const session = await api('GET', `/v1/verifications/${v.id}`, { key });
     expect(['pending', 'processing', 'completed']).toContain(session.body.status);
