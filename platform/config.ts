@@ -30,6 +30,18 @@ const ZEnv = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1000).default(40_000_000),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(3).default(120),
+  /** Dashboard sign-in. Unset issuer/base URLs mean the real Google and GitHub. */
+  GOOGLE_ISSUER: z.string().url().default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GITHUB_OAUTH_BASE: z.string().url().default('https://github.com'),
+  GITHUB_API_BASE: z.string().url().default('https://api.github.com'),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  /** Set by the stack when it started the local stand-ins (platform/auth-standins.ts). */
+  AUTH_STANDINS: z.string().optional(),
+  DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(8 * 3600),
+  DASHBOARD_SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(7 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -48,6 +60,47 @@ export interface AppConfig {
   linkTtlSeconds: number;
   uploads: { maxBytes: number; maxPixels: number; maxFiles: number };
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  auth: AuthConfig;
+}
+
+export interface OAuthClientConfig { clientId: string; clientSecret: string }
+export interface AuthConfig {
+  google: { issuer: string; client: OAuthClientConfig | null };
+  github: { oauthBase: string; apiBase: string; client: OAuthClientConfig | null };
+  /** The local stand-ins are in use (never in production). */
+  standins: boolean;
+  /** `__Host-` prefix and Secure in production; plain name over http in development. */
+  cookieName: string;
+  secureCookies: boolean;
+  idleSeconds: number;
+  absoluteSeconds: number;
+}
+
+const isLoopbackOrHttp = (raw: string): boolean => {
+  const u = new URL(raw);
+  return u.protocol !== 'https:' || ['127.0.0.1', 'localhost', '[::1]', '0.0.0.0'].includes(u.hostname);
+};
+
+/** Production signs in only with the real providers: client ids and secrets, https, no stand-in. */
+function authConfig(e: z.infer<typeof ZEnv>): AuthConfig {
+  const production = e.SERVICE_MODE === 'production';
+  const client = (id?: string, secret?: string) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+  if (production) {
+    const missing = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'].filter((k) => !e[k as keyof typeof e]);
+    if (missing.length) throw new Error(`production mode requires ${missing.join(', ')} (dashboard sign-in)`);
+    if (e.AUTH_STANDINS) throw new Error('production mode refuses the local sign-in stand-ins (AUTH_STANDINS is set)');
+    const local = (['GOOGLE_ISSUER', 'GITHUB_OAUTH_BASE', 'GITHUB_API_BASE'] as const).filter((k) => isLoopbackOrHttp(e[k]));
+    if (local.length) throw new Error(`production mode refuses sign-in providers that are not https on a public host: ${local.join(', ')}`);
+  }
+  return {
+    google: { issuer: e.GOOGLE_ISSUER.replace(/\/$/, ''), client: client(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET) },
+    github: { oauthBase: e.GITHUB_OAUTH_BASE.replace(/\/$/, ''), apiBase: e.GITHUB_API_BASE.replace(/\/$/, ''), client: client(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET) },
+    standins: !production && Boolean(e.AUTH_STANDINS),
+    cookieName: production ? '__Host-ivs_session' : 'ivs_session',
+    secureCookies: production,
+    idleSeconds: e.DASHBOARD_SESSION_IDLE_SECONDS,
+    absoluteSeconds: e.DASHBOARD_SESSION_ABSOLUTE_SECONDS,
+  };
 }
 
 function parseKey(name: string, value: string): Buffer {
@@ -98,5 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     linkTtlSeconds: e.LINK_TTL_SECONDS,
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS, maxFiles: e.UPLOAD_MAX_FILES },
     logLevel: e.LOG_LEVEL,
+    auth: authConfig(e),
   };
 }
