@@ -131,8 +131,8 @@ ${manage ? html`<form method="post" action="/dashboard/projects/${p.id}/webhook"
 ${w.url ? html`<form method="post" action="/dashboard/projects/${p.id}/webhook/clear" data-confirm="${t.clear}?">${csrfField(c)}<button type="submit" class="danger">${t.clear}</button></form>` : ''}`
     : html`<p>${w.url ? html`<code>${w.url}</code>` : t.noUrl}</p>`}
 <h2>${t.deliveries}</h2>
-${deliveries.length ? html`<table><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.event}</th><th scope="col">${t.case}</th><th scope="col">${t.attempt}</th><th scope="col">${t.destination}</th><th scope="col">${t.result}</th><th scope="col">${t.duration}</th></tr></thead><tbody>
-${deliveries.map((d) => html`<tr><td>${fmt(d.at, c)}</td><td>${d.event}</td><td><code>${d.verification_id}</code></td><td>${d.attempt}</td><td>${d.url_origin}</td><td>${d.status_code ? `HTTP ${d.status_code}` : ''}${d.error ? ` ${d.error}` : ''}</td><td>${d.duration_ms} ms</td></tr>`)}
+${deliveries.length ? html`<table class="log"><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.event}</th><th scope="col">${t.case}</th><th scope="col">${t.attempt}</th><th scope="col">${t.destination}</th><th scope="col">${t.result}</th><th scope="col">${t.duration}</th></tr></thead><tbody>
+${deliveries.map((d) => html`<tr><td>${fmt(d.at, c)}</td><td>${d.event}</td><td><code>${d.verification_id}</code></td><td>${d.attempt}</td><td>${d.url_origin}</td><td class="nowrap">${d.status_code ? `HTTP ${d.status_code}` : ''}${d.error ? ` ${d.error}` : ''}</td><td>${d.duration_ms} ms</td></tr>`)}
 </tbody></table>` : html`<p>${t.noDeliveries}</p>`}`, { nav: 'webhook' });
 }
 
@@ -171,7 +171,9 @@ export function teamPage(c: PageContext, members: MemberRow[], invitations: Invi
 <h2>${t.members}</h2>
 <table><thead><tr><th scope="col">${t.email}</th><th scope="col">${t.name}</th><th scope="col">${t.role}</th>${manage ? html`<th scope="col"><span class="sr-only">${t.remove}</span></th>` : ''}</tr></thead><tbody>
 ${members.map((m) => {
-    const editable = manage && (c.role === 'owner' || m.role !== 'owner');
+    // The last owner cannot be demoted or removed (the server refuses it too): no controls for it.
+    const owners = members.filter((x) => x.role === 'owner').length;
+    const editable = manage && (c.role === 'owner' || m.role !== 'owner') && !(m.role === 'owner' && owners === 1);
     return html`<tr><td>${m.email}</td><td>${m.name ?? ''}</td><td>${editable ? html`<form method="post" action="/dashboard/team/members/${m.user_id}/role" class="inline">${csrfField(c)}<label class="sr-only" for="role-${m.user_id}">${t.role} ${m.email}</label>${roleSelect(`role-${m.user_id}`, m.role)} <button type="submit">${t.changeRole}</button></form>` : roleLabel(t, m.role)}</td>
 ${manage ? html`<td>${editable ? html`<form method="post" action="/dashboard/team/members/${m.user_id}/remove" data-confirm="${t.remove} ${m.email}?">${csrfField(c)}<button type="submit" class="danger" aria-label="${t.remove} ${m.email}">${t.remove}</button></form>` : ''}</td>` : ''}</tr>`;
   })}
@@ -191,7 +193,7 @@ export interface AuditRow { at: string; action: string; actor: string; project_i
 export function auditPage(c: PageContext, rows: AuditRow[]): string {
   const t = c.t;
   return layout(c, t.audit, html`<h1>${t.audit}</h1><p>${t.auditIntro}</p>
-${rows.length ? html`<table><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.actor}</th><th scope="col">${t.action}</th><th scope="col">${t.target}</th><th scope="col">${t.details}</th></tr></thead><tbody>
+${rows.length ? html`<table class="log"><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.actor}</th><th scope="col">${t.action}</th><th scope="col">${t.target}</th><th scope="col">${t.details}</th></tr></thead><tbody>
 ${rows.map((r) => html`<tr><td>${fmt(r.at, c)}</td><td>${r.actor}</td><td><code>${r.action}</code></td><td>${r.target_id ? html`<code>${r.target_id}</code>` : ''}${r.project_id ? html` <code>${r.project_id}</code>` : ''}</td><td>${r.meta ? Object.entries(r.meta).map(([k, v]) => `${k}=${String(v)}`).join(', ') : ''}</td></tr>`)}
 </tbody></table>` : html`<p>${t.noAudit}</p>`}`, { nav: 'audit' });
 }
