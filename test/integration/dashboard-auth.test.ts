@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../engine/assets.js';
@@ -171,6 +172,17 @@ describe('dashboard sign-in through the local providers', () => {
     } finally {
       await prod.close();
     }
+  });
+
+  it('logs neither the signed-in email nor the OAuth code', async () => {
+    const email = uniqueEmail('logcheck');
+    await signIn('google', email);
+    await signIn('github', email);
+    await new Promise((r) => setTimeout(r, 500)); // the api's log stream flushes
+    const log = readFileSync(stack().logFile, 'utf8');
+    expect(log).toContain('/auth/google/callback?[redacted]');
+    expect(log).not.toContain(email);
+    expect(log).not.toMatch(/callback\?code=/);
   });
 
   it('the API key path is unchanged: a key still reads its project settings without a session', async () => {
