@@ -243,3 +243,18 @@ export const ZIntakeResponse = z
   })
   .meta({ id: 'IntakeResponse' });
 export type TIntakeResponse = z.infer<typeof ZIntakeResponse>;
+
+// Team (dashboard session; the active org of the session).
+export const ZRole = z.enum(['owner', 'admin', 'developer', 'compliance']).meta({ id: 'Role' });
+export const ZMember = z
+  .object({ user_id: z.string(), email: z.string(), name: z.string().nullable(), role: ZRole, joined_at: z.string() })
+  .meta({ id: 'TeamMember' });
+export const ZInvitation = z
+  .object({ id: z.string(), email: z.string(), role: ZRole, status: z.enum(['pending', 'accepted', 'revoked']), created_at: z.string() })
+  .meta({ id: 'Invitation' });
+export const ZInvitationBody = z
+  .object({ email: z.string().trim().toLowerCase().pipe(z.email().max(320)), role: ZRole })
+  .strict()
+  .meta({ id: 'InvitationCreate' });
+export const ZRoleBody = z.object({ role: ZRole }).strict().meta({ id: 'RoleChange' });
+export const ZUserParams = z.object({ user_id: z.string().min(1).max(64) });

@@ -32,9 +32,10 @@ export const ARCHITECTURE: Readonly<Record<string, LayerRule>> = {
   activities: { folders: ['activities/', 'domain/', 'db/', 'platform/', 'engine/', 'sdk/'], packages: ANY },
   worker: { folders: ['worker/', 'activities/', 'db/', 'platform/', 'domain/'], packages: ANY },
   // api/server.ts is the composition root: it opens the ORM (db/orm.ts); routes see entities as types only.
-  api: { folders: ['api/', 'services/', 'domain/', 'platform/', 'hosted/', 'db/orm.ts'], typeOnly: ['db/'], packages: ANY },
+  api: { folders: ['api/', 'services/', 'domain/', 'platform/', 'hosted/', 'dashboard/', 'db/orm.ts'], typeOnly: ['db/'], packages: ANY },
   services: { folders: ['services/', 'domain/', 'db/', 'platform/'], packages: ANY },
   hosted: { folders: ['hosted/', 'domain/'], packages: ['node:'] },
+  dashboard: { folders: ['dashboard/', 'hosted/', 'domain/'], packages: ['node:'] },
   // The ORM config lists the committed migrations explicitly (no folder scanning), so db/orm.ts imports migrations/.
   db: { folders: ['db/', 'domain/', 'migrations/'], packages: ['@mikro-orm/'] },
   migrations: { folders: ['migrations/'], packages: ['@mikro-orm/'] },

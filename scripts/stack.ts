@@ -5,6 +5,7 @@ import { REPO_ROOT } from '../platform/paths.js';
 import { createOrm } from '../db/orm.js';
 import { startEmbeddedPostgres, type RunningPostgres } from '../platform/postgres.js';
 import { startTemporalDevServer, type RunningTemporal } from '../platform/temporal-server.js';
+import { startAuthStandins, type RunningStandins } from '../platform/auth-standins.js';
 
 /**
  * Starts the whole stack on embedded defaults: PostgreSQL (unless a DATABASE_URL is given), the
@@ -25,6 +26,8 @@ export interface StackOptions {
   startApi?: boolean;
   startWorker?: boolean;
   logFile?: string;
+  /** Ports for the local Google/GitHub sign-in stand-ins (0: any free port). */
+  standinPorts?: { google: number; github: number };
 }
 
 export interface RunningStack {
@@ -32,6 +35,8 @@ export interface RunningStack {
   temporalAddress: string;
   temporalUiUrl: string | null;
   apiUrl: string;
+  /** The local sign-in stand-ins, when started (outside production, no real client ids given). */
+  standins: RunningStandins | null;
   env: NodeJS.ProcessEnv;
   api: ChildProcess | null;
   worker: ChildProcess | null;
@@ -74,8 +79,10 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
   let temporal: RunningTemporal | null = null;
   let api: ChildProcess | null = null;
   let worker: ChildProcess | null = null;
+  let standins: RunningStandins | null = null;
   const stop = async () => {
     await Promise.all([stopChild(api), stopChild(worker)]);
+    await standins?.stop();
     await temporal?.stop();
     await pg?.stop();
   };
@@ -97,9 +104,17 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     await orm.migrator.up();
     await orm.close();
 
+    // Outside production, without real OAuth clients configured, sign-in goes to the local stand-ins.
+    const given = { ...process.env, ...o.env };
+    if (given.SERVICE_MODE !== 'production' && !given.GOOGLE_CLIENT_ID && !given.GITHUB_CLIENT_ID) {
+      log('starting the local Google and GitHub sign-in stand-ins');
+      const publicBase = (given.PUBLIC_BASE_URL ?? `http://127.0.0.1:${o.apiPort}`).replace(/\/$/, '');
+      standins = await startAuthStandins(publicBase, o.standinPorts ?? { google: 0, github: 0 });
+    }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...o.env,
+      ...(standins?.env ?? {}),
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
       PORT: String(o.apiPort),
@@ -117,6 +132,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       temporalAddress,
       temporalUiUrl: temporal?.uiUrl ?? null,
       apiUrl: `http://127.0.0.1:${o.apiPort}`,
+      standins,
       env,
       get api() { return api; },
       get worker() { return worker; },

@@ -7,7 +7,7 @@ import { startStack } from '../scripts/stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: { apiUrl: string; databaseUrl: string; temporalAddress: string; dataDir: string; logFile: string; env: Record<string, string> };
+    stack: { apiUrl: string; standins: { googleIssuer: string; githubBase: string }; databaseUrl: string; temporalAddress: string; dataDir: string; logFile: string; env: Record<string, string> };
   }
 }
 
@@ -39,7 +39,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
   });
   const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT)/.test(k))) as Record<string, string>;
-  project.provide('stack', { apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
+  project.provide('stack', { apiUrl: stack.apiUrl, standins: { googleIssuer: stack.standins!.google.issuer, githubBase: stack.standins!.github.oauthBase }, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
   return async () => {
     await stack.stop();
     // KEEP_TEST_DATA=1 keeps the data directory and services.log for debugging.
