@@ -140,11 +140,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
     }
     return turned.get(angle)!;
   };
-  const crop = async (b: MrzBand, flipped: boolean, variant: 'grey' | 'binary') => {
+  const crop = async (b: MrzBand, flipped: boolean, variant: 'grey' | 'binary' | 'small') => {
     const t = await turnedImage(b.angle);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
-    const f = Math.max(0.4, Math.min(4, opts.lineHeightPx / b.lineHeight));
+    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : 1) * opts.lineHeightPx / b.lineHeight));
     let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
     if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
@@ -154,15 +154,29 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
   const tess = async (png: Buffer) => (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
-  const tryBand = async (bi: number, b: MrzBand): Promise<MrzScan | null> => {
+  const tryBand = async (bi: number, band: MrzBand): Promise<MrzScan | null> => {
+    let b = band;
     for (const flipped of [false, true]) {
       const t0 = Date.now();
       const png = await crop(b, flipped, 'grey');
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
-      const r = interpret(await tess(png), opts.plausible);
+      const raw = await tess(png);
+      let r = interpret(raw, opts.plausible);
+      // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
+      if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
+        const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
+        r = interpret(await tess(await crop(grown, flipped, 'grey')), opts.plausible);
+        if (r) b = grown;
+      }
       attempts.push({ band: bi, flipped, source: 'tesseract:grey', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
       if (r?.valid) return confirm(bi, b, flipped, r);
+      // One check digit off with a sound structure: if a second read prints the same lines, the
+      // document itself says so (a misprinted check digit), and other bands will not change it.
+      if (r?.parsed && r.parsed.structureErrors.length === 0 && r.checksOk === r.parsed.checks.length - 1) {
+        const again = await confirm(bi, b, flipped, r);
+        if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
+      }
       // A read with most check digits right was the right way up; turning it will not help.
       if (r?.parsed && r.checksOk >= r.parsed.checks.length / 2) break;
     }
@@ -172,15 +186,16 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
   /** A second, independent read must give the same name line; else the read is not `valid`. */
   const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
-    const others: Interpreted[] = [];
-    const t0 = Date.now();
-    const png = await crop(b, flipped, 'binary');
-    const r2 = interpret(await tess(png), opts.plausible);
-    attempts.push({ band: bi, flipped, source: 'tesseract:binary', lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
-    if (r2) others.push(r2);
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
-    const confirmed = others.some((o) => o.format === r.format && o.lines.every((l, k) => l === r.lines[k])) && nameLine >= 0;
+    let confirmed = false;
+    for (const variant of ['binary', 'small'] as const) {
+      const t0 = Date.now();
+      const r2 = interpret(await tess(await crop(b, flipped, variant)), opts.plausible);
+      attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine];
+      if (confirmed) break;
+    }
     const lineConfidence = r.confidences;
     const conf = Math.min(...lineConfidence);
     return {
