@@ -12,7 +12,7 @@ import type { TDocumentEngineSettings } from './settings.js';
 import { templateFor } from './templates/catalogue.js';
 import { isHard, plausibleMrz, templateRules, type RuleResult } from './templates/rules.js';
 import type { DocumentTemplate, Side } from './templates/types.js';
-import { readVisualZone, type VisualField } from './visual/read.js';
+import { readCaptions, readVisualZone, type VisualField } from './visual/read.js';
 
 export type DocumentType = 'passport' | 'national_id' | 'driving_licence' | 'residence_permit';
 export interface AnalyzeInput {
@@ -38,7 +38,7 @@ export interface AnalyzeResult {
 
 interface Signal { reason: string; hard: boolean }
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-interface Workers { mrz: OcrWorker; visual: OcrWorker; glyph: () => Promise<GlyphReader | undefined>; models: ModelStamp[] }
+interface Workers { mrz: OcrWorker; visual: OcrWorker; glyph: () => Promise<GlyphReader | undefined>; models: ModelStamp[]; language?: (lang: 'por' | 'spa') => OcrWorker | undefined }
 
 /** failed beats review beats passed; an outcome with no signals passed. */
 function outcome(check: TCheckName, settings: TDocumentEngineSettings, signals: Signal[], score: number | null, evidence: Record<string, unknown>, ms: number, models: ModelStamp[] = []): TCheckOutcome {
@@ -198,6 +198,14 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
     };
   }
 
+  // 2.x: the captions, read in the document's language (evidence that each value sits under its caption).
+  const lang = template.languages.find((l): l is 'por' | 'spa' => l === 'por' || l === 'spa');
+  const captionWorker = s.visualZone?.captions && lang ? workers.language?.(lang) : undefined;
+  const captions = captionWorker ? await readCaptions(front.image, 'front', template.zones, captionWorker, s.ocr.visualTimeoutMs).catch((err) => {
+    if (err instanceof DocumentEngineError) return undefined;
+    throw err;
+  }) : undefined;
+
   const mrz = mrzRead.parsed;
   const extracted = extractedFrom(mrz, visual, template, input.now);
   const ocrSignals: Signal[] = [...tierSignals];
@@ -237,7 +245,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   }
 
   const vis = Object.fromEntries(Object.entries(visual).map(([k, v]) => [k, v.trusted ? v.text : undefined]));
-  const rules: RuleResult[] = trustedRead ? templateRules(template, mrz, vis, expectedState, input.now) : [];
+  const rules: RuleResult[] = trustedRead ? templateRules(template, mrz, vis, expectedState, input.now, { curpDateCheck: !!s.visualZone?.curpDateCheck }) : [];
   for (const r of rules.filter((rr) => !rr.ok)) tplSignals.push({ reason: r.reason, hard: isHard(r) });
   const aspect = front.quad ? front.aspect : null;
   const expectedAspect = template.sizeMm.width / template.sizeMm.height;
@@ -253,7 +261,8 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
     mrz: mrz ? { format: mrz.format, lines: mrz.lines, checks: mrz.checks, valid: mrzRead.valid, stable: mrzRead.stable, confidence: mrzRead.confidence, reader: mrzRead.reader, name_cross_checked: mrzRead.nameCrossChecked } : null,
     mrz_attempts: mrzRead.attempts,
     ...(scan ? { mrz_scan: { reason: scan.reason ?? null, fallback: scan.fallback ?? null, line_confidence: scan.lineConfidence, name_confirmed: scan.nameConfirmed, corrections: scan.corrections, band: scan.band ?? null, bands_found: scan.bandsFound, kind: scan.parsed?.kind ?? null } } : {}),
-    visual, visual_vs_mrz: visualComparisons, applicant_vs_document: applicantComparisons,
+    visual, visual_vs_mrz: visualComparisons,
+    ...(captions ? { captions, captions_matched: Object.values(captions).filter((c) => c.matched).length, captions_total: Object.keys(captions).length } : {}), applicant_vs_document: applicantComparisons,
     located: { front: front.quad, aspect, expected_aspect: expectedAspect, back: sides.back?.quad ?? null },
   };
 

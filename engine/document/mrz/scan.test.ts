@@ -79,5 +79,10 @@ describe('2.x analyze on the synthetic corpus (figures must not fall)', () => {
     expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
     expect(res.extracted.document_number).toBe(doc.truth.identity.document_number);
     expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
+    // Captions read with the document's language model (por / spa), not only located.
+    const ev = res.ocr.evidence as { captions?: Record<string, { matched: boolean; text: string }>; captions_matched?: number; captions_total?: number };
+    expect(ev.captions, 'captions evidence').toBeDefined();
+    expect(ev.captions_matched!, JSON.stringify(ev.captions)).toBeGreaterThanOrEqual(Math.ceil(ev.captions_total! * 0.75));
+    expect(res.ocr.models.map((m) => m.name)).toEqual(expect.arrayContaining(['tesseract-ocr-por/por.traineddata', 'tesseract-ocr-spa/spa.traineddata']));
   });
 });

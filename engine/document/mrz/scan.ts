@@ -112,7 +112,17 @@ function correctByCheckDigits(lines: string[], format: MrzFormat, extended: bool
   return good.length === 1 ? { lines: good[0]!, changes: 1 } : { lines, changes: 0 };
 }
 
-export interface Interpreted { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null; confidences: number[]; corrections: number; valid: boolean; checksOk: number }
+export interface Interpreted { format: MrzFormat; lines: string[]; rawLines: string[]; parsed: ParsedMrz | null; confidences: number[]; corrections: number; valid: boolean; checksOk: number }
+
+/**
+ * The characters no check digit covers: the name line (and TD1's document code and state). A
+ * type-based repair there (8→B, 0→O) is a guess, not a proof: issuers print digits in names (a
+ * Russian internal passport's `IM8REK`), so a read is confirmed only if some read printed these
+ * characters as they stand, without repair.
+ */
+function uncovered(lines: string[], format: MrzFormat): string {
+  return format === 'TD1' ? `${lines[0]!.slice(0, 5)}|${lines[2]}` : lines[0]!;
+}
 
 export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
   const got = mrzLinesFromOcr(raw);
@@ -123,7 +133,7 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
   corrections += fixed.changes;
   const parsed = parseMrz(fixed.lines, { extended: true });
   const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
-  return { format: got.format, lines: fixed.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
+  return { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
 }
 
 type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
@@ -189,11 +199,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
     let confirmed = false;
+    const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
     for (const variant of ['binary', 'small'] as const) {
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant)), opts.plausible);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
-      confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine];
+      confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
       if (confirmed) break;
     }
     const lineConfidence = r.confidences;
