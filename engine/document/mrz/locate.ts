@@ -122,9 +122,9 @@ export function textAngle(mask: Uint8Array, w: number, h: number): number {
   return ((best % 180) + 180) % 180;
 }
 
-interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
+export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
 
-function components(mask: Uint8Array, w: number, h: number): Blob[] {
+export function components(mask: Uint8Array, w: number, h: number): Blob[] {
   const label = new Int32Array(w * h);
   const out: Blob[] = [];
   const stack: number[] = [];
@@ -201,8 +201,21 @@ export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0:
  * clockwise rotation (sharp `rotate`) that makes the band's lines horizontal; a band may still be
  * upside down.
  */
-export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: { workSide: number; maxBands: number; angles?: number[] }): Promise<MrzBand[]> {
-  const scale = Math.min(1, opts.workSide / Math.max(src.width, src.height));
+/**
+ * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
+ * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
+ */
+export type LineFinder = (g: Gray) => Promise<{ blobs: Blob[][]; mask: Uint8Array }>;
+
+export const classicalLines: LineFinder = async (g) => {
+  const mask = textMask(g);
+  // Characters are joined across their gaps; the gap scales with the text, so two joins.
+  return { mask, blobs: [9, 17].map((join) => lineBlobs(mask, g.width, g.height, join)) };
+};
+
+export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: { workSide: number; maxBands: number; angles?: number[]; lines?: LineFinder }): Promise<MrzBand[]> {
+  // Small captures are enlarged (up to 2×) so that the morphology sees characters of a usable size.
+  const scale = Math.min(2, opts.workSide / Math.max(src.width, src.height));
   const base = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   const ww = Math.max(1, Math.round(src.width * scale)), wh = Math.max(1, Math.round(src.height * scale));
   const { data } = await base.clone().greyscale().resize(ww, wh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
@@ -218,11 +231,11 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
   const bands: MrzBand[] = [];
   for (const angle of angles) {
     const turned = angle === 0 ? g : await turn(g, angle);
-    const mask = textMask(turned);
-    // Characters are joined across their gaps; the gap scales with the text, so two joins.
+    const found = await (opts.lines ?? classicalLines)(turned);
+    const mask = found.mask;
     const seen = new Set<string>();
-    for (const join of [9, 17]) {
-      for (const b0 of groupBands(lineBlobs(mask, turned.width, turned.height, join), turned.width)) {
+    for (const blobs of found.blobs) {
+      for (const b0 of groupBands(blobs, turned.width)) {
         const b = extend(b0, mask, turned.width);
         const key = `${Math.round(b.x0 / 8)},${Math.round(b.y0 / 8)},${Math.round(b.x1 / 8)},${Math.round(b.y1 / 8)}`;
         if (seen.has(key)) continue;
@@ -237,8 +250,8 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
         });
       }
     }
-    // A stack of lines at the text angle: the straight (0°) pass is not needed.
-    if (bands.some((b) => b.lines >= 2)) break;
+    // The dominant text need not run the MRZ's way (a passport's upper page is printed sideways):
+    // bands of both passes are ranked together.
   }
   return bands.sort((a, b) => b.score - a.score).slice(0, opts.maxBands);
 }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { OcrLine, OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
-import { locateMrzBands, type MrzBand } from './locate.js';
+import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
 import { parseMrz, type MrzFormat, type ParsedMrz } from './parse.js';
 import { repairLines } from './repair.js';
 
@@ -43,6 +43,8 @@ export interface ScanOptions {
   /** Line height (px) the band is scaled to before OCR. */
   lineHeightPx: number;
   plausible?: (p: ParsedMrz) => boolean;
+  /** Line finder for the band search (default: classical morphology). */
+  lines?: LineFinder;
 }
 
 export interface ScanReaders { tesseract: OcrWorker; glyph?: GlyphReader; glyphPitchPx?: number }
@@ -140,7 +142,7 @@ type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
 
 export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions): Promise<MrzScan> {
   const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands });
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -222,7 +224,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   if (!best || !(best as { r: Interpreted }).r.valid) {
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90] });
+    const done = new Set(bands.map((b) => b.angle));
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
