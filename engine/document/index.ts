@@ -2,7 +2,7 @@ import { analyzeDocument, type AnalyzeInput, type AnalyzeResult } from './analyz
 import { normalizeImage } from './image/normalize.js';
 import { GlyphReader } from './mrz/glyphs.js';
 import { scanMrz, type MrzScan } from './mrz/scan.js';
-import { DocumentEngineError, mrzWorker, verifyModels, visualWorker, type ModelStamp } from './ocr/workers.js';
+import { DocumentEngineError, languageDataPath, languageWorker, mrzWorker, sha256File, verifyModels, visualWorker, type ModelStamp, type OcrWorker } from './ocr/workers.js';
 import { resolveSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 
 export type { AnalyzeInput, AnalyzeResult, Extracted, DocumentType } from './analyze.js';
@@ -31,12 +31,25 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
   const settings = resolveSettings(overrides);
   const models = verifyModels(settings.tessdata.mrzSha256, { glyphReader: settings.ocr.glyphReader });
   let glyph: Promise<GlyphReader> | undefined;
+  const languages = new Map<string, OcrWorker | undefined>();
+  if (settings.visualZone?.captions) {
+    // The caption models change answers under 2.x: stamp them like the others.
+    for (const lang of ['por', 'spa'] as const) {
+      const file = languageDataPath(lang);
+      if (file) models.push({ name: `tesseract-ocr-${lang}/${lang}.traineddata`, sha256: sha256File(file) });
+    }
+  }
   const workers = {
     mrz: mrzWorker(settings.tessdata.mrzSha256),
     visual: visualWorker(),
     // Built once from the OCR-B font at the rectified MRZ pitch (about 0.4 s).
     glyph: () => (settings.ocr.glyphReader ? (glyph ??= GlyphReader.create(2.54 * settings.pxPerMm)) : Promise.resolve(undefined)),
     models,
+    language: (lang: 'por' | 'spa') => {
+      if (!settings.visualZone?.captions) return undefined;
+      if (!languages.has(lang)) languages.set(lang, languageWorker(lang) ?? undefined);
+      return languages.get(lang);
+    },
   };
   return {
     settings,
@@ -48,7 +61,7 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
       return scanMrz(img, { tesseract: workers.mrz }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
     },
     close: async () => {
-      await Promise.all([workers.mrz.close(), workers.visual.close()]);
+      await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close())]);
     },
   };
 }

@@ -51,6 +51,8 @@ export const ZDocumentEngineSettings = z.object({
     /** Decode BMP uploads too (some scanners and vendor SDK samples write them). */
     acceptBmp: z.boolean(),
   }).optional(),
+  /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
+  visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
 });
 export type TDocumentEngineSettings = z.infer<typeof ZDocumentEngineSettings>;
 export type DocumentEngineSettings = Partial<TDocumentEngineSettings>;
@@ -75,6 +77,7 @@ export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
   ...DEFAULT_DOCUMENT_SETTINGS,
   version: 'document-engine@2.0.0',
   scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, acceptBmp: true },
+  visualZone: { captions: true, curpDateCheck: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

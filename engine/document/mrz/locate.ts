@@ -122,9 +122,9 @@ export function textAngle(mask: Uint8Array, w: number, h: number): number {
   return ((best % 180) + 180) % 180;
 }
 
-interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
+export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
 
-function components(mask: Uint8Array, w: number, h: number): Blob[] {
+export function components(mask: Uint8Array, w: number, h: number): Blob[] {
   const label = new Int32Array(w * h);
   const out: Blob[] = [];
   const stack: number[] = [];
@@ -163,13 +163,14 @@ export function lineBlobs(mask: Uint8Array, w: number, h: number, join: number):
  * An MRZ line is 30, 36 or 44 characters at a pitch of about 0.75 of the blob's height: an aspect
  * of roughly 18–45. Stacks of 2–3 such lines rank first, single merged blobs after.
  */
-function bandScore(aspect: number, lines: number): number {
+function bandScore(aspect: number, lines: number, widthShare: number): number {
   const fit = aspect < 18 ? aspect / 18 : aspect > 48 ? 48 / aspect : 1;
-  return fit * 10 + (lines >= 2 ? 10 + lines : 0);
+  // The MRZ spans its document: of two stacks, the wider one in the frame is likelier.
+  return fit * 10 + (lines >= 2 ? 10 + lines : 0) + 8 * widthShare;
 }
 
 /** Stacks of 2–3 line blobs with similar extent: the MRZ's shape. */
-export function groupBands(blobs: Blob[]): { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] {
+export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] {
   const sorted = [...blobs].sort((a, b) => a.y0 - b.y0);
   const out: { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] = [];
   for (let i = 0; i < sorted.length; i++) {
@@ -186,11 +187,11 @@ export function groupBands(blobs: Blob[]): { x0: number; y0: number; x1: number;
       const y0 = group[0]!.y0, y1 = b.y1;
       const lh = group.reduce((s, g) => s + g.y1 - g.y0 + 1, 0) / group.length;
       // Wider bands with 2–3 even lines first; the width term favours the full MRZ over a caption pair.
-      out.push({ x0, y0, x1, y1, lines: group.length, lineHeight: lh, score: bandScore((x1 - x0) / lh, group.length) });
+      out.push({ x0, y0, x1, y1, lines: group.length, lineHeight: lh, score: bandScore((x1 - x0) / lh, group.length, (x1 - x0) / imageWidth) });
     }
     // A single blob as tall as two lines: lines merged by the closing (tight line spacing).
     const s = sorted[i]!, sw = s.x1 - s.x0 + 1, sh = s.y1 - s.y0 + 1;
-    if (sw < 18 * sh) out.push({ x0: s.x0, y0: s.y0, x1: s.x1, y1: s.y1, lines: 0, lineHeight: sh / 2, score: bandScore((2 * sw) / sh, 0) });
+    if (sw < 18 * sh) out.push({ x0: s.x0, y0: s.y0, x1: s.x1, y1: s.y1, lines: 0, lineHeight: sh / 2, score: bandScore((2 * sw) / sh, 0, sw / imageWidth) });
   }
   return out.sort((a, b) => b.score - a.score);
 }
@@ -200,8 +201,21 @@ export function groupBands(blobs: Blob[]): { x0: number; y0: number; x1: number;
  * clockwise rotation (sharp `rotate`) that makes the band's lines horizontal; a band may still be
  * upside down.
  */
-export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: { workSide: number; maxBands: number; angles?: number[] }): Promise<MrzBand[]> {
-  const scale = Math.min(1, opts.workSide / Math.max(src.width, src.height));
+/**
+ * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
+ * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
+ */
+export type LineFinder = (g: Gray) => Promise<{ blobs: Blob[][]; mask: Uint8Array }>;
+
+export const classicalLines: LineFinder = async (g) => {
+  const mask = textMask(g);
+  // Characters are joined across their gaps; the gap scales with the text, so two joins.
+  return { mask, blobs: [9, 17].map((join) => lineBlobs(mask, g.width, g.height, join)) };
+};
+
+export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: { workSide: number; maxBands: number; angles?: number[]; lines?: LineFinder }): Promise<MrzBand[]> {
+  // Small captures are enlarged (up to 2×) so that the morphology sees characters of a usable size.
+  const scale = Math.min(2, opts.workSide / Math.max(src.width, src.height));
   const base = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   const ww = Math.max(1, Math.round(src.width * scale)), wh = Math.max(1, Math.round(src.height * scale));
   const { data } = await base.clone().greyscale().resize(ww, wh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
@@ -217,11 +231,11 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
   const bands: MrzBand[] = [];
   for (const angle of angles) {
     const turned = angle === 0 ? g : await turn(g, angle);
-    const mask = textMask(turned);
-    // Characters are joined across their gaps; the gap scales with the text, so two joins.
+    const found = await (opts.lines ?? classicalLines)(turned);
+    const mask = found.mask;
     const seen = new Set<string>();
-    for (const join of [9, 17]) {
-      for (const b0 of groupBands(lineBlobs(mask, turned.width, turned.height, join))) {
+    for (const blobs of found.blobs) {
+      for (const b0 of groupBands(blobs, turned.width)) {
         const b = extend(b0, mask, turned.width);
         const key = `${Math.round(b.x0 / 8)},${Math.round(b.y0 / 8)},${Math.round(b.x1 / 8)},${Math.round(b.y1 / 8)}`;
         if (seen.has(key)) continue;
@@ -236,8 +250,8 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
         });
       }
     }
-    // A stack of lines at the text angle: the straight (0°) pass is not needed.
-    if (bands.some((b) => b.lines >= 2)) break;
+    // The dominant text need not run the MRZ's way (a passport's upper page is printed sideways):
+    // bands of both passes are ranked together.
   }
   return bands.sort((a, b) => b.score - a.score).slice(0, opts.maxBands);
 }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { OcrLine, OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
-import { locateMrzBands, type MrzBand } from './locate.js';
+import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
 import { parseMrz, type MrzFormat, type ParsedMrz } from './parse.js';
 import { repairLines } from './repair.js';
 
@@ -43,6 +43,8 @@ export interface ScanOptions {
   /** Line height (px) the band is scaled to before OCR. */
   lineHeightPx: number;
   plausible?: (p: ParsedMrz) => boolean;
+  /** Line finder for the band search (default: classical morphology). */
+  lines?: LineFinder;
 }
 
 export interface ScanReaders { tesseract: OcrWorker; glyph?: GlyphReader; glyphPitchPx?: number }
@@ -112,7 +114,17 @@ function correctByCheckDigits(lines: string[], format: MrzFormat, extended: bool
   return good.length === 1 ? { lines: good[0]!, changes: 1 } : { lines, changes: 0 };
 }
 
-export interface Interpreted { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null; confidences: number[]; corrections: number; valid: boolean; checksOk: number }
+export interface Interpreted { format: MrzFormat; lines: string[]; rawLines: string[]; parsed: ParsedMrz | null; confidences: number[]; corrections: number; valid: boolean; checksOk: number }
+
+/**
+ * The characters no check digit covers: the name line (and TD1's document code and state). A
+ * type-based repair there (8→B, 0→O) is a guess, not a proof: issuers print digits in names (a
+ * Russian internal passport's `IM8REK`), so a read is confirmed only if some read printed these
+ * characters as they stand, without repair.
+ */
+function uncovered(lines: string[], format: MrzFormat): string {
+  return format === 'TD1' ? `${lines[0]!.slice(0, 5)}|${lines[2]}` : lines[0]!;
+}
 
 export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
   const got = mrzLinesFromOcr(raw);
@@ -123,14 +135,14 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
   corrections += fixed.changes;
   const parsed = parseMrz(fixed.lines, { extended: true });
   const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
-  return { format: got.format, lines: fixed.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
+  return { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
 }
 
 type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
 
 export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions): Promise<MrzScan> {
   const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands });
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -140,11 +152,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
     }
     return turned.get(angle)!;
   };
-  const crop = async (b: MrzBand, flipped: boolean, variant: 'grey' | 'binary') => {
+  const crop = async (b: MrzBand, flipped: boolean, variant: 'grey' | 'binary' | 'small') => {
     const t = await turnedImage(b.angle);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
-    const f = Math.max(0.4, Math.min(4, opts.lineHeightPx / b.lineHeight));
+    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : 1) * opts.lineHeightPx / b.lineHeight));
     let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
     if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
@@ -154,15 +166,29 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
   const tess = async (png: Buffer) => (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
-  const tryBand = async (bi: number, b: MrzBand): Promise<MrzScan | null> => {
+  const tryBand = async (bi: number, band: MrzBand): Promise<MrzScan | null> => {
+    let b = band;
     for (const flipped of [false, true]) {
       const t0 = Date.now();
       const png = await crop(b, flipped, 'grey');
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
-      const r = interpret(await tess(png), opts.plausible);
+      const raw = await tess(png);
+      let r = interpret(raw, opts.plausible);
+      // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
+      if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
+        const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
+        r = interpret(await tess(await crop(grown, flipped, 'grey')), opts.plausible);
+        if (r) b = grown;
+      }
       attempts.push({ band: bi, flipped, source: 'tesseract:grey', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
       if (r?.valid) return confirm(bi, b, flipped, r);
+      // One check digit off with a sound structure: if a second read prints the same lines, the
+      // document itself says so (a misprinted check digit), and other bands will not change it.
+      if (r?.parsed && r.parsed.structureErrors.length === 0 && r.checksOk === r.parsed.checks.length - 1) {
+        const again = await confirm(bi, b, flipped, r);
+        if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
+      }
       // A read with most check digits right was the right way up; turning it will not help.
       if (r?.parsed && r.checksOk >= r.parsed.checks.length / 2) break;
     }
@@ -172,15 +198,17 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
   /** A second, independent read must give the same name line; else the read is not `valid`. */
   const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
-    const others: Interpreted[] = [];
-    const t0 = Date.now();
-    const png = await crop(b, flipped, 'binary');
-    const r2 = interpret(await tess(png), opts.plausible);
-    attempts.push({ band: bi, flipped, source: 'tesseract:binary', lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
-    if (r2) others.push(r2);
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
-    const confirmed = others.some((o) => o.format === r.format && o.lines.every((l, k) => l === r.lines[k])) && nameLine >= 0;
+    let confirmed = false;
+    const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
+    for (const variant of ['binary', 'small'] as const) {
+      const t0 = Date.now();
+      const r2 = interpret(await tess(await crop(b, flipped, variant)), opts.plausible);
+      attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
+      if (confirmed) break;
+    }
     const lineConfidence = r.confidences;
     const conf = Math.min(...lineConfidence);
     return {
@@ -196,7 +224,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   if (!best || !(best as { r: Interpreted }).r.valid) {
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90] });
+    const done = new Set(bands.map((b) => b.angle));
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {

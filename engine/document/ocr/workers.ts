@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import { cacheDir, tessdataDir } from '../../assets.js';
+import { cacheDir, sharedDir, tessdataDir } from '../../assets.js';
 
 export class DocumentEngineError extends Error {
   constructor(readonly code: string, message: string) {
@@ -106,6 +106,27 @@ export function visualWorker(): OcrWorker {
 }
 
 export interface ModelStamp { name: string; sha256: string }
+
+/**
+ * Where the Portuguese/Spanish traineddata lives: `TESSDATA_LANG_DIR`, `npm run fetch-assets`'s
+ * `tessdata-lang/`, or Debian's tesseract-ocr-por / -spa (pinned in .ci/apt-packages.txt).
+ */
+export function languageDataPath(lang: 'por' | 'spa'): string | null {
+  const dirs = [process.env.TESSDATA_LANG_DIR, path.join(sharedDir(), 'tessdata-lang'), '/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata'].filter(Boolean) as string[];
+  for (const d of dirs) if (existsSync(path.join(d, `${lang}.traineddata`))) return path.join(d, `${lang}.traineddata`);
+  return null;
+}
+
+/** A worker for one document language (captions); `null` when its traineddata is not installed. */
+export function languageWorker(lang: 'por' | 'spa'): OcrWorker | null {
+  const file = languageDataPath(lang);
+  if (!file) return null;
+  return new OcrWorker(async () => {
+    const cachePath = path.join(cacheDir(), 'tesseract');
+    mkdirSync(cachePath, { recursive: true });
+    return createWorker(lang, OEM.LSTM_ONLY, { langPath: path.dirname(file), gzip: false, cacheMethod: 'none', cachePath });
+  }, lang);
+}
 
 export function engDataPath(): string {
   const require = createRequire(import.meta.url);
