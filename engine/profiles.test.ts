@@ -12,7 +12,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-2': '29b668bdd9cece6dfc63d3d2ba37379acbac2b42afa65702b4525d06f97dc059',
   'ep-2026.11-3': 'fd818bbbe216a3701686404147a5a8f06c5b149775a52a24fd1d10d942ab18da',
   'ep-2026.11-4': '769b6d784decbd8fa4b7854c4fa6d86a05196b428e9e7e6f72b95065dd901e02',
-  'ep-2026.11-5': '79c71c34fe208e65c1af2429aa6d8a383269eb6a776219220e426ed518be89d2',
+  'ep-2026.11-5': '5df88ecb30b8a21aa5eab0b9facb19bf2d2aa5420dd3e10e72eaadb73af7746f',
 };
 
 describe('engine profiles', () => {

@@ -157,6 +157,11 @@ export const AUTHENTICITY_SETTINGS_V5: AuthenticitySettings = {
   // training/metrics-v3.json: out-of-fold risk exceeded by 5 % / 1 % of the 299 real genuine tuning images.
   modelReviewThreshold: 0.8352,
   modelStrongThreshold: 0.964,
+  // Off (a primary gap never exceeds 1): on the real genuine tuning images the pixel-domain
+  // primary-gap rule fired on 13 % (camera 8 %, browser canvas 15 %, document images 64 %), and
+  // at their 99th percentile (0.98) it caught none of the attacks on real images. The value stays
+  // a model input (dq_primary_gap) and in the evidence.
+  doubleCompressionThreshold: 1,
   realCaptureRules: true,
   operatingPoint: 'review = model risk exceeded by 5 % of real genuine tuning images (camera, scanner, document, browser canvas; out-of-fold), failed = 1 %',
 };
