@@ -120,12 +120,20 @@ describe('authenticity CLI batch robustness', () => {
     expect(res.lines.map((l) => l.file)).toEqual(subset);
   }, 300_000);
 
-  it('the model loader refuses a command line over the limit with a clear error instead of crashing', async () => {
+  it('the ONNX model loaders (authenticity v1–v4, faces) refuse a command line over the limit with a clear error instead of crashing', async () => {
     const padding = Array.from({ length: 700 }, (_, i) => `/padding/argument/that/makes/the/command/line/long/${i}.jpg`);
     expect(padding.join(' ').length).toBeGreaterThan(MAX_ONNX_COMMAND_LINE_BYTES * 1.5);
-    const script = `import { createAuthenticityEngine } from './engine/authenticity/index.js';
-try { await createAuthenticityEngine(); console.log(JSON.stringify({ loaded: true })); }
-catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`;
+    // Settings v4 run an ONNX model (v5's JSON trees need no native runtime).
+    const script = `import { AUTHENTICITY_SETTINGS_V4, createAuthenticityEngine } from './engine/authenticity/index.js';
+import { loadFaceModels } from './engine/faces/models-bundle.js';
+import { DEFAULT_FACE_SETTINGS } from './engine/faces/settings.js';
+import { modelsDir } from './engine/assets.js';
+const out = {};
+try { await createAuthenticityEngine(AUTHENTICITY_SETTINGS_V4); out.authenticity = { loaded: true }; }
+catch (e) { out.authenticity = { code: e.code, message: e.message }; }
+try { await loadFaceModels(modelsDir(), DEFAULT_FACE_SETTINGS); out.faces = { loaded: true }; }
+catch (e) { out.faces = { name: e.name, message: e.message }; }
+console.log(JSON.stringify(out));`;
     const res = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...padding], { cwd: ROOT });
       let out = '';
@@ -133,8 +141,10 @@ catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }
       child.on('close', (code) => resolve({ code, out }));
     });
     expect(res.code).toBe(0);
-    const parsed = JSON.parse(res.out.trim()) as { code: string; message: string };
-    expect(parsed.code).toBe('model_unavailable');
-    expect(parsed.message).toMatch(/command line/);
+    const parsed = JSON.parse(res.out.trim()) as { authenticity: { code: string; message: string }; faces: { name: string; message: string } };
+    expect(parsed.authenticity.code).toBe('model_unavailable');
+    expect(parsed.authenticity.message).toMatch(/command line/);
+    expect(parsed.faces.name).toBe('FaceModelUnavailableError');
+    expect(parsed.faces.message).toMatch(/command line/);
   }, 120_000);
 });

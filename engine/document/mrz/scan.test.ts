@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDir } from '../../assets.js';
-import { photograph, renderDocument } from '../../corpus/index.js';
+import { photograph, renderDocument } from '../../../tools/corpus/index.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_V2, type DocumentEngine } from '../index.js';
 
 /**

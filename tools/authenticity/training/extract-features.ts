@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REPO_ROOT } from '../../../engine/assets.js';
+import { REPO_ROOT } from '../../../platform/paths.js';
 import { FEATURE_NAMES } from '../../../engine/authenticity/features.js';
 import { runForensics } from '../../../engine/authenticity/forensics-pipeline.js';
-import { DEFAULT_AUTHENTICITY_SETTINGS } from '../../../engine/authenticity/settings.js';
+import { AUTHENTICITY_SETTINGS_V4 } from '../../../engine/authenticity/settings.js';
 import type { ManifestRow } from './corpus.js';
 import { createRng } from './rng.js';
 
@@ -15,6 +15,9 @@ import { createRng } from './rng.js';
  * a seeded half of the files, so the model learns to work with and without them.
  * With --follow it keeps polling the manifest while the corpus is still being generated.
  */
+/** The full vector (feature set v3: with the tile maps); older models read their prefix. */
+const EXTRACT_SETTINGS = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v3' as const };
+
 export function zonesGiven(file: string): boolean {
   return createRng(0x5eed).fork(file).chance(0.5);
 }
@@ -39,7 +42,7 @@ for (;;) {
   for (const row of todo) {
     const withZones = zonesGiven(row.file);
     const bytes = readFileSync(path.join(dir, row.file));
-    const r = await runForensics({ bytes, zones: withZones ? row.zones : [] }, DEFAULT_AUTHENTICITY_SETTINGS);
+    const r = await runForensics({ bytes, zones: withZones ? row.zones : [] }, EXTRACT_SETTINGS);
     const line = { file: row.file, label: row.label, doc: row.doc, zones_given: withZones, features: Array.from(r.features.values) };
     writeFileSync(out, JSON.stringify(line) + '\n', { flag: 'a' });
     done.add(row.file);
