@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, type AuthenticitySettings } from './authenticity/index.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentEngineSettings } from './document/index.js';
-import { DEFAULT_FACE_SETTINGS, type FaceEngineSettings } from './faces/index.js';
+import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, type FaceEngineSettings } from './faces/index.js';
 
 /**
  * Released engine profiles: every setting, threshold and model hash a Case's checks ran with.
@@ -23,6 +23,8 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   'ep-2026.11-3': { id: 'ep-2026.11-3', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V3 },
   // Authenticity v4: v3 plus the quantisation-table family check and a score that never ranks below the status.
   'ep-2026.11-4': { id: 'ep-2026.11-4', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V4 },
+  // Faces v2 (faces-2026.11.2): liveness on the timed script, rigid face-mesh pose, blink dips, fused attack signals; face-match margin in evidence.
+  'ep-2026.11-5': { id: 'ep-2026.11-5', document: DEFAULT_DOCUMENT_SETTINGS, faces: FACE_SETTINGS_V2, authenticity: AUTHENTICITY_SETTINGS_V4 },
 };
 
 export function engineProfile(id: string): EngineProfile {
