@@ -157,3 +157,24 @@ export async function simulatePrint(photo: Buffer, maxSide: number): Promise<Buf
     .jpeg({ quality: 88 })
     .toBuffer();
 }
+
+/**
+ * A timed-script (version 2) challenge for a recorded clip, its slots placed by one fixed rule from
+ * the clip's labelled motion times (never tuned per clip): a slot opens 500 ms before the motion
+ * starts (the prompt leads the head), not before the neutral period or the previous slot ends,
+ * and closes halfway between this motion's end and the next one's start (the last: 500 ms after
+ * the motion ends, inside the clip). Colours as `challengeForClip`.
+ */
+export function scriptedChallengeForClip(base: TLivenessChallenge, durationMs: number, neutralMs: number, motions: { step: TLivenessStep; startMs: number; endMs: number }[]): TLivenessChallenge {
+  const c = challengeForClip(base, motions.map((m) => m.step), durationMs);
+  const slots: { step: TLivenessStep; start_ms: number; end_ms: number }[] = [];
+  let boundary = neutralMs;
+  motions.forEach((m, i) => {
+    const start = Math.max(boundary, m.startMs - 500);
+    const next = motions[i + 1];
+    const end = next ? Math.max(start + 500, Math.round((m.endMs + next.startMs) / 2)) : Math.min(durationMs, Math.max(start + 500, m.endMs + 500));
+    slots.push({ step: m.step, start_ms: Math.round(start), end_ms: Math.round(end) });
+    boundary = end;
+  });
+  return { ...c, version: 2, neutral_ms: neutralMs, slots };
+}
