@@ -32,13 +32,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'info',
       SESSION_TOKEN_TTL_SECONDS: '600',
-      // Every suite signs up its own projects from 127.0.0.1: per-IP limits sized for the whole run.
+      // Every suite signs up its own projects and signs in its own members from 127.0.0.1: per-IP
+      // limits sized for the whole run.
       // test/integration/abuse-limits.test.ts starts api processes of its own with tight limits.
       RATE_LIMIT_SIGNUP: '100000/1h',
       RATE_LIMIT_ANONYMOUS: '100000/1m',
+      RATE_LIMIT_SIGN_IN: '100000/10m',
     },
   });
-  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT)/.test(k))) as Record<string, string>;
+  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT|RATE_LIMIT_)/.test(k))) as Record<string, string>;
   project.provide('stack', { apiUrl: stack.apiUrl, standins: { googleIssuer: stack.standins!.google.issuer, githubBase: stack.standins!.github.oauthBase }, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
   return async () => {
     await stack.stop();
