@@ -97,6 +97,16 @@ describe('team: invitations and members', () => {
     expect(page).toContain('to=admin');
   });
 
+  it('the OpenAPI document carries the team and project routes with both ways in', async () => {
+    const doc = await (await fetch(`${apiUrl()}/v1/openapi.json`)).json();
+    for (const p of ['/v1/team/members', '/v1/team/members/{user_id}', '/v1/team/invitations', '/v1/team/invitations/{id}']) expect(Object.keys(doc.paths)).toContain(p);
+    expect(Object.keys(doc.paths['/v1/team/invitations'])).toEqual(['get', 'post']);
+    expect(doc.paths['/v1/projects/{project_id}/keys'].post.security).toEqual([{ apiKey: [] }, { session: [], csrf: [] }]);
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'ivs_session' });
+    expect(doc.components.securitySchemes.csrf).toMatchObject({ in: 'header', name: 'X-CSRF-Token' });
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/dashboard') || p.startsWith('/auth'))).toBe(false);
+  });
+
   it('session requests need the session: no cookie is 401, a foreign cookie value is 401', async () => {
     expect((await fetch(`${apiUrl()}/v1/team/members`)).status).toBe(401);
     const b = new Browser();
