@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZLegacyWebhookBody, ZLegacyWebhookResponse, ZMe, ZProblem, ZRotateResponse, ZSignupBody, ZSignupResponse } from '../../domain/api-schemas.js';
 import { ApiKey, Project } from '../../db/entities/index.js';
 import { createApiKey } from '../../services/api-keys.js';
+import { audit } from '../../services/audit.js';
 import { setWebhook, signupSandbox } from '../../services/projects.js';
 import { requireApiKey } from '../plugins/api-key-auth.js';
 
@@ -32,6 +33,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       key.revokedAt = new Date();
       const project = await tx.findOneOrFail(Project, { id: req.project.id });
       const created = await createApiKey(tx, project, req.apiKey.name);
+      await audit(tx, { kind: 'api_key', projectId: project.id, apiKeyId: req.apiKey.id }, 'key.rotated', { targetId: created.key.id });
+      await tx.flush();
       return created.raw;
     });
     return { api_key: raw };
