@@ -3,6 +3,7 @@ import { newId } from '../domain/ids.js';
 import type { ApiKeyPrincipal, Principal } from '../domain/principal.js';
 import { ApiKey, Project, type IApiKey, type IProject } from '../db/entities/index.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
+import { audit } from './audit.js';
 import { actingProject, actingProjectId, requireApiKeyPrincipal } from './tenancy.js';
 
 /** Raw keys look like `ivs_sk_<43 random chars>`; only the sha256 is stored. */
@@ -79,6 +80,8 @@ export async function rotateApiKey(em: EntityManager, principal: Principal): Pro
     key.revokedAt = new Date();
     const project = await tx.findOneOrFail(Project, { id: caller.projectId });
     const created = await createApiKey(tx, project, key.name);
+    await audit(tx, caller, 'key.rotated', { targetId: created.key.id });
+    await tx.flush();
     return { api_key: created.raw };
   });
 }

@@ -6,7 +6,7 @@ import type { AppConfig } from '../platform/config.js';
 import { createApiKey, viewKey } from './api-keys.js';
 import { audit } from './audit.js';
 import { previousSecretsExpireAt } from '../platform/webhook-secrets.js';
-import { setWebhook } from './projects.js';
+import { createProjectInOrg, setWebhook } from './projects.js';
 
 /**
  * Project settings writes shared by the /v1 routes (key or session) and the dashboard pages.
@@ -66,4 +66,12 @@ export async function clearWebhook(em: EntityManager, actor: Actor, project: IPr
 export async function listDeliveries(em: EntityManager, project: IProject, limit = 100) {
   const rows = await em.find(WebhookDelivery, { projectId: project.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   return rows.map((d) => ({ id: d.id, verification_id: d.verificationId, event: d.event, delivery_key: d.deliveryKey, attempt: d.attempt, url_origin: d.urlOrigin, status_code: d.statusCode ?? null, error: d.error ?? null, duration_ms: d.durationMs, at: d.createdAt.toISOString() }));
+}
+
+/** A new sandbox project in the member's org (dashboard), with its first key and the sample Flow; audited. */
+export async function createProject(em: EntityManager, actor: MemberPrincipal, name: string): Promise<IProject> {
+  const { project } = await createProjectInOrg(em, actor.orgId, name, true);
+  await audit(em, actor, 'project.created', { projectId: project.id, targetId: project.id });
+  await em.flush();
+  return project;
 }
