@@ -48,6 +48,8 @@ export const ZDocumentEngineSettings = z.object({
     maxBands: z.number().int().min(1).max(12),
     /** MRZ line height in pixels the band is scaled to for tesseract. */
     lineHeightPx: z.number().positive(),
+    /** Most tesseract reads per image (caps the cost of images with no readable MRZ). */
+    maxReads: z.number().int().min(2).max(40),
     /** Decode BMP uploads too (some scanners and vendor SDK samples write them). */
     acceptBmp: z.boolean(),
   }).optional(),
@@ -76,7 +78,7 @@ export const DEFAULT_DOCUMENT_SETTINGS: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
   ...DEFAULT_DOCUMENT_SETTINGS,
   version: 'document-engine@2.0.0',
-  scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, acceptBmp: true },
+  scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, maxReads: 10, acceptBmp: true },
   visualZone: { captions: true, curpDateCheck: true },
 };
 
