@@ -12,7 +12,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-2': '29b668bdd9cece6dfc63d3d2ba37379acbac2b42afa65702b4525d06f97dc059',
   'ep-2026.11-3': 'fd818bbbe216a3701686404147a5a8f06c5b149775a52a24fd1d10d942ab18da',
   'ep-2026.11-4': '769b6d784decbd8fa4b7854c4fa6d86a05196b428e9e7e6f72b95065dd901e02',
-  'ep-2026.11-5': '6c27c09d4663b413277bcf24b3a59beb5ed23cf9b13073b231857048d788594c',
+  'ep-2026.11-5': '0f1a930b9d104b191e1c162cb5c11353023c2aa6905057ecf1bd6dff1e5a5aba',
 };
 
 describe('engine profiles', () => {
