@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       RATE_LIMIT_ANONYMOUS: '100000/1m',
     },
   });
-  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT)/.test(k))) as Record<string, string>;
+  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT|RATE_LIMIT)/.test(k))) as Record<string, string>;
   project.provide('stack', { apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
   return async () => {
     await stack.stop();
