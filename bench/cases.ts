@@ -68,8 +68,9 @@ await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
 const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
 const apiPort = await freePort();
+const stackDir = mkdtempSync(path.join(os.tmpdir(), 'ivs-bench-stack-'));
 const stack = await startStack({
-  dataDir: path.join(dir, 'stack'), pgPort: await freePort(), temporalPort: await freePort(), apiPort,
+  dataDir: stackDir, pgPort: await freePort(), temporalPort: await freePort(), apiPort,
   env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}` },
 });
 const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -148,7 +149,7 @@ try {
 
   const s1 = summarize(single);
   const sN = summarize(loaded);
-  console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; node ${process.versions.node}; Temporal dev server; 1 worker; ${frames.length} liveness frames + 1 document per Case`);
+  console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.versions.node}; Temporal dev server; 1 worker; ${frames.length} liveness frames + 1 document per Case`);
   console.log(`single Case, submit → webhook (n=${s1.n}): p50 ${fmt(s1.p50 / 1000, 2)} s, p95 ${fmt(s1.p95 / 1000, 2)} s, p99 ${fmt(s1.p99 / 1000, 2)} s; worker CPU ${fmt(cpuSingle, 2)} s per Case`);
   console.log(`${concurrency} concurrent applicants, ${batch} Cases (capture + processing overlapped), submit → webhook: p50 ${fmt(sN.p50 / 1000, 2)} s, p95 ${fmt(sN.p95 / 1000, 2)} s, p99 ${fmt(sN.p99 / 1000, 2)} s`);
   console.log(`throughput: ${fmt(batch / wallMin, 1)} Cases per minute end to end (create, ${frames.length + 1} uploads, submit, webhook); worker CPU ${fmt(cpuLoaded, 2)} s per Case`);
@@ -160,4 +161,5 @@ try {
   await stack.stop();
   receiver.close();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(stackDir, { recursive: true, force: true });
 }
