@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{api,activities,workflows,worker,domain,db,platform,engine,dashboard,scripts,services,sdk,hosted}/**/*.test.ts'],
+          include: ['{api,activities,workflows,worker,domain,db,platform,engine,tools,dashboard,scripts,services,sdk,hosted}/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           testTimeout: 120_000,
         },

@@ -1,9 +1,11 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ZCaseResult, type TCaseResult } from '../domain/case-result.js';
 import type { TCheckSummary } from '../domain/checks.js';
-import { decide } from '../domain/policy.js';
+import { decide, POLICY_REVISIONS } from '../domain/policy.js';
 import { CheckResult, Verification } from '../db/entities/index.js';
 import type { ActivityDeps } from './deps.js';
+import { assertKnownPolicyRevision } from './stamps.js';
 
 type Status = 'completed' | 'failed' | 'erased';
 
@@ -33,9 +35,24 @@ export function createLifecycleActivities(deps: ActivityDeps) {
         const v = await lock(em, caseId);
         if (!v || v.status === 'erased') return { changed: false, status: 'erased' as const };
         if (v.status !== 'collecting') return { changed: false, status: v.status as Status };
-        const d = decide(v.policyRevision, [], { captureExpired: true });
         const now = new Date();
-        Object.assign(v, { status: 'completed', assessment: d.assessment, confidence: d.confidence, summaryReasons: d.summary_reasons, result: { checks: {}, decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, capture_expired: true } }, completedAt: now, updatedAt: now });
+        if (!POLICY_REVISIONS[v.policyRevision]) {
+          // No decision under a revision this build does not have: the Case fails and says why.
+          Object.assign(v, { status: 'failed', assessment: 'assessment_incomplete', confidence: 0, summaryReasons: ['unknown_policy_revision'], failureCode: 'unknown_policy_revision', completedAt: now, updatedAt: now });
+          deps.log.error({ caseId, policyRevision: v.policyRevision }, 'case failed: unknown policy revision');
+          return { changed: true, status: 'failed' as const };
+        }
+        const d = decide(v.policyRevision, [], { captureExpired: true });
+        const result: TCaseResult = {
+          basis: 'capture_expired',
+          assessment: d.assessment,
+          confidence: d.confidence,
+          summary_reasons: d.summary_reasons,
+          document: null,
+          checks: {},
+          decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, flow_version_ref: v.flowVersionRef ?? null, capture_expired: true },
+        };
+        Object.assign(v, { status: 'completed', assessment: d.assessment, confidence: d.confidence, summaryReasons: d.summary_reasons, result: ZCaseResult.parse(result), completedAt: now, updatedAt: now });
         deps.log.info({ caseId, event: 'capture_expired' }, 'case expired without submission');
         return { changed: true, status: 'completed' as const };
       });
@@ -47,25 +64,29 @@ export function createLifecycleActivities(deps: ActivityDeps) {
         const v = await lock(em, caseId);
         if (!v || v.status === 'erased') return { status: 'erased' as const };
         if (v.status === 'completed') return { status: 'completed' as const, assessment: v.assessment ?? undefined, summaryReasons: v.summaryReasons ?? [] };
+        assertKnownPolicyRevision(v.policyRevision);
         const d = decide(v.policyRevision, summaries);
         const rows = await em.find(CheckResult, { verificationId: caseId });
         const checks = Object.fromEntries(
           rows.map((r) => [r.check, { status: r.status, reasons: r.reasons, score: r.score === null ? null : Number(r.score), component: r.component, models: r.models, duration_ms: r.durationMs, evidence: r.evidence }]),
         );
         const now = new Date();
+        // Parsed, not cast: the stored result is exactly the contract's CaseResult (domain/case-result.ts).
+        const result = ZCaseResult.parse({
+          basis: 'checks',
+          assessment: d.assessment,
+          confidence: d.confidence,
+          summary_reasons: d.summary_reasons,
+          document: v.declaredDocument ?? null,
+          checks,
+          decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, flow_version_ref: v.flowVersionRef ?? null, capture_expired: false },
+        });
         Object.assign(v, {
           status: 'completed',
           assessment: d.assessment,
           confidence: d.confidence,
           summaryReasons: d.summary_reasons,
-          result: {
-            assessment: d.assessment,
-            confidence: d.confidence,
-            summary_reasons: d.summary_reasons,
-            document: v.declaredDocument,
-            checks,
-            decision: { policy_revision: v.policyRevision, engine_profile: v.engineProfile, flow_version_ref: v.flowVersionRef },
-          },
+          result,
           completedAt: now,
           updatedAt: now,
         });

@@ -36,7 +36,7 @@ export function createEngineRegistry(log: { warn(o: object, m: string): void }):
     async close() {
       for (const slot of slots.values()) {
         const s = await slot;
-        if (s.ok) await s.engine.close().catch(() => {});
+        if (s.ok) await s.engine.close().catch((err: Error) => log.warn({ err: err.message }, 'engine did not close cleanly'));
       }
       slots.clear();
     },

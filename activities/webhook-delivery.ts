@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { TWebhookEnvelope } from '../domain/api-schemas.js';
 import { newId } from '../domain/ids.js';
 import { Project, Verification, WebhookDelivery } from '../db/entities/index.js';
-import { signingSecrets } from '../services/webhook-secrets.js';
+import { signingSecrets } from '../platform/webhook-secrets.js';
 import { assertPublicHost } from '../platform/url-guard.js';
 import { computeSignature } from '../sdk/webhook-verify.js';
 import type { ActivityDeps } from './deps.js';

@@ -15,10 +15,13 @@ import { registerAbuseLimits } from './plugins/abuse-limits.js';
 import { frameworkErrors, problemContentTypes, registerProblemHandlers } from './plugins/problem.js';
 import { docsPageCsp, registerSecurityHeaders } from './plugins/security-headers.js';
 import { accountRoutes } from './routes/account.js';
+import { authRoutes } from './routes/auth.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { captureRoutes } from './routes/capture.js';
 import { flowRoutes } from './routes/flows.js';
 import { metaRoutes } from './routes/meta.js';
 import { projectRoutes } from './routes/projects.js';
+import { teamRoutes } from './routes/team.js';
 import { verificationRoutes } from './routes/verifications.js';
 
 export interface AppDeps {
@@ -77,10 +80,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Identity Verification Service API',
         version: '1.0.0',
-        description: 'Advisory KYC identity-signal assessments. Machine routes take a project API key in `X-API-Key`. Errors are `application/problem+json` with a `code` and, for validation, `errors[]` naming each field.',
+        description: 'Advisory KYC identity-signal assessments. Machine routes take a project API key in `X-API-Key`. Project and team routes also accept a signed-in dashboard session (cookie plus `X-CSRF-Token` on writes) and are gated per role permission (docs/permissions.md); a non-member gets 404. Errors are `application/problem+json` with a `code` and, for validation, `errors[]` naming each field.',
       },
       servers: [{ url: deps.config.publicBaseUrl }],
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          session: { type: 'apiKey', in: 'cookie', name: deps.config.auth.cookieName, description: 'Dashboard session cookie (sign in at /dashboard with Google or GitHub).' },
+          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: "The session's CSRF token; required on every session-authenticated write." },
+        },
+      },
       webhooks: OPENAPI_WEBHOOKS,
     },
     transform: jsonSchemaTransform,
@@ -91,6 +100,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(metaRoutes);
   await app.register(accountRoutes);
   await app.register(projectRoutes);
+  await app.register(teamRoutes);
+  await app.register(authRoutes);
+  await app.register(dashboardRoutes);
   await app.register(verificationRoutes);
   await app.register(flowRoutes);
   await app.register(captureRoutes);

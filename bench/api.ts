@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
-import { startStack, type RunningStack } from '../platform/stack.js';
+import { startStack, type RunningStack } from '../scripts/stack.js';
 import { freePort } from '../platform/temporal-server.js';
 import { fmt, runConcurrent, summarize } from './stats.js';
 

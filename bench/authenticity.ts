@@ -1,7 +1,14 @@
 /**
- * `npm run bench:authenticity [-- --docs 60] [-- --no-zones]`
+ * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 4] [-- --no-synthetic]`
  *
- * Held-out evaluation of the authenticity engine. The test split is generated (once, cached
+ * 1. REAL images first (bench/authenticity-real.ts): genuine camera, scanner, document and
+ *    browser-canvas JPEGs and attacks applied to real images, HELD-OUT split (never used for
+ *    training or thresholds); `--all` adds the tuning split as a separate report; `--compare 4`
+ *    runs settings v4 on the same files. The set is built on first use (fetch-real.ts needs the
+ *    GitHub snapshots named in engine/authenticity/real/sources.json).
+ * 2. Generated documents second (below).
+ *
+ * Held-out evaluation of the authenticity engine on generated documents. The test split is generated (once, cached
  * under .data/authenticity/corpus/test) with a different seed and portrait photos disjoint from
  * training; every file goes through the public engine API exactly as the worker would call it.
  * Prints per attack type the detection rate at the score threshold that flags 5% of clean
@@ -11,15 +18,40 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../engine/assets.js';
-import { createAuthenticityEngine } from '../engine/authenticity/index.js';
-import { ATTACK_LABELS, type ResaveEdits, type SampleLabel } from '../engine/authenticity/attacks/types.js';
-import { buildCorpus, type ManifestRow } from '../engine/authenticity/training/corpus.js';
+import { REPO_ROOT } from '../platform/paths.js';
+import { existsSync } from 'node:fs';
+import { AUTHENTICITY_SETTINGS_V4, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS } from '../engine/authenticity/index.js';
+import { fetchReal } from '../tools/authenticity/real/fetch-real.js';
+import { makeRealSet, SET_MANIFEST } from '../tools/authenticity/real/make-real-set.js';
+import { reportReal, runReal } from './authenticity-real.js';
+import { ATTACK_LABELS, type ResaveEdits, type SampleLabel } from '../tools/authenticity/attacks/types.js';
+import { buildCorpus, type ManifestRow } from '../tools/authenticity/training/corpus.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { docs: { type: 'string', default: '60' }, 'no-zones': { type: 'boolean', default: false } },
+  options: {
+    docs: { type: 'string', default: '20' },
+    'no-zones': { type: 'boolean', default: false },
+    all: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    'no-synthetic': { type: 'boolean', default: false },
+  },
 });
+const log = (s: string) => process.stderr.write(s);
+const realReport: Record<string, unknown> = {};
+if (!existsSync(SET_MANIFEST)) {
+  const f = fetchReal();
+  if (f.missing.length) throw new Error(`real corpus: ${f.missing.length} source files missing (fetch the repositories named in sources.json)`);
+  await makeRealSet();
+}
+const parts: [string, (r: { heldout: boolean }) => boolean][] = [['heldout', (r) => r.heldout]];
+if (values.all) parts.push(['tuning', (r) => !r.heldout]);
+for (const [name, filter] of parts) {
+  realReport[`${name}_v${DEFAULT_AUTHENTICITY_SETTINGS.version}`] = reportReal(await runReal(DEFAULT_AUTHENTICITY_SETTINGS, filter, log));
+  if (values.compare === '4') realReport[`${name}_v4`] = reportReal(await runReal(AUTHENTICITY_SETTINGS_V4, filter, log));
+}
+process.stdout.write(JSON.stringify({ real: realReport }, null, 2) + '\n');
+if (values['no-synthetic']) process.exit(0);
 const docs = Number(values.docs);
 const dir = path.join(REPO_ROOT, '.data', 'authenticity', 'corpus', 'test');
 await buildCorpus('test', 0, docs, dir, (s) => process.stderr.write(s));
@@ -123,4 +155,4 @@ const ms = results.map((r) => r.ms);
 report.status_mix = statusMix;
 report.latency_ms = { p50: Math.round(q(ms, 0.5)), p95: Math.round(q(ms, 0.95)), n: ms.length };
 report.setup = { docs, clean: clean.length, attacks: results.length - clean.length, zones: !values['no-zones'], split: 'test (seed 77001, held-out portraits)' };
-process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+process.stdout.write(JSON.stringify({ synthetic: report }, null, 2) + '\n');

@@ -20,14 +20,14 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import sharp from 'sharp';
 import { modelsDir, videosDir } from '../engine/assets.js';
-import { encodeCameraJpeg, photograph as cameraCapture } from '../engine/authenticity/attacks/camera.js';
-import { createRng } from '../engine/authenticity/training/rng.js';
-import { renderDocument } from '../engine/corpus/index.js';
+import { encodeCameraJpeg, photograph as cameraCapture } from '../tools/authenticity/attacks/camera.js';
+import { createRng } from '../tools/authenticity/training/rng.js';
+import { renderDocument } from '../tools/corpus/index.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { DEFAULT_FACE_SETTINGS } from '../engine/faces/settings.js';
-import { decodeClip } from '../engine/faces/testing/clips.js';
-import { scenarios } from '../engine/faces/testing/scenarios.js';
-import { startStack } from '../platform/stack.js';
+import { FACE_SETTINGS_V2 } from '../engine/faces/settings.js';
+import { decodeClip } from '../tools/faces/testing/clips.js';
+import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { startStack } from '../scripts/stack.js';
 import { freePort } from '../platform/temporal-server.js';
 import { fmt, summarize } from './stats.js';
 
@@ -38,9 +38,8 @@ const singles = Number(values.single);
 
 // The applicant, built once.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-bench-cases-'));
-const models = await loadFaceModels(modelsDir(), DEFAULT_FACE_SETTINGS);
-const scenario = scenarios().find((s) => s.name.startsWith('genuine krzysiek'))!;
-const { frames, challenge } = await scenario.build(models);
+const models = await loadFaceModels(modelsDir(), FACE_SETTINGS_V2);
+const { frames, challenge } = await labelledCapture(models, labelledCases().find((c) => c.id === 'g_krzysiek_turns')!, { light: true });
 await models.release();
 const [frontal] = await decodeClip(path.join(videosDir(), 'krzysiek_real.mp4'), { startS: 1, durationS: 0.1, fps: 10, maxSide: 720 });
 const portrait = path.join(dir, 'portrait.jpg');

@@ -1,18 +1,35 @@
 /**
- * `npm run bench:documents [-- --corpus .data/corpus --limit N]`: document engine accuracy and
- * latency on the synthetic corpus (built with `npm run corpus` first if missing). Prints Markdown.
+ * `npm run bench:documents [-- --real <dir> [--real-only]] [--corpus .data/corpus --limit N]`:
+ * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
+ * tuning and held-out sets reported apart, `bench/documents-real.ts`); then document engine
+ * accuracy and latency on the synthetic corpus (built with `npm run corpus` first if missing).
+ * Prints Markdown.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/assets.js';
-import type { DocumentTruth } from '../engine/corpus/index.js';
+import { REPO_ROOT } from '../platform/paths.js';
+import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, type DocumentType } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, type DocumentType } from '../engine/document/index.js';
+import { realReport, runRealBench } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
 
 const argv = process.argv.slice(2);
 const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1]! : d);
+
+// Real images first (`--real <dir>`): what applicants upload; the synthetic corpus second.
+if (argv.includes('--real')) {
+  const realDir = path.resolve(process.cwd(), opt('real', ''));
+  const realEngine = await createDocumentEngine(DOCUMENT_SETTINGS_V2);
+  const realRows = await runRealBench(realDir, realEngine, (n, t) => process.stderr.write(`\rreal ${n}/${t}`));
+  await realEngine.close();
+  process.stderr.write('\n');
+  process.stdout.write(realReport(realRows, opt('real', '')) + '\n\n');
+  mkdirSync(path.join(REPO_ROOT, '.data'), { recursive: true });
+  writeFileSync(path.join(REPO_ROOT, '.data', 'bench-documents-real.json'), JSON.stringify(realRows, null, 1));
+  if (argv.includes('--real-only')) process.exit(0);
+}
 const dir = path.resolve(REPO_ROOT, opt('corpus', '.data/corpus'));
 if (!existsSync(path.join(dir, 'index.json'))) await buildCorpus(dir, 10, 1);
 const entries = (JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')) as { entries: CorpusEntry[] }).entries.slice(0, Number(opt('limit', '100000')));

@@ -15,8 +15,8 @@ import { createFaceEngine } from '../engine/faces/index.js';
 import { compareImages } from '../engine/faces/face-match.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { DEFAULT_FACE_SETTINGS } from '../engine/faces/settings.js';
-import { syntheticIdCard } from '../engine/faces/testing/document.js';
-import { scenarios } from '../engine/faces/testing/scenarios.js';
+import { syntheticIdCard } from '../tools/faces/testing/document.js';
+import { scenarios } from '../tools/faces/testing/scenarios.js';
 import { readFile } from 'node:fs/promises';
 
 const settings = DEFAULT_FACE_SETTINGS;
@@ -88,13 +88,13 @@ for (const [label, s, d] of [['photo vs photo', same, diff], ['selfie vs synthet
 }
 console.log(`matchFaces latency: ${stats(matchTimes)}`);
 
-// --- Face match on the synthetic document corpus (engine/corpus), when that engine is present ---
+// --- Face match on the synthetic document corpus (tools/corpus), when that engine is present ---
 type CorpusModule = {
   availablePortraits(): { identity: string; file: string }[];
   renderDocument(input: { template: string; seed: number; portrait: { identity: string; file: string } }): Promise<{ image: Buffer; truth: { portrait?: { box: { x: number; y: number; width: number; height: number } } } }>;
   photograph(document: Buffer, seed: number): Promise<{ image: Buffer }>;
 };
-const corpusPath = '../engine/corpus/index.js';
+const corpusPath = '../tools/corpus/index.js';
 const corpus = (await import(corpusPath).catch(() => undefined)) as CorpusModule | undefined;
 if (corpus) {
   const cSame: number[] = [], cDiff: number[] = [];
@@ -115,7 +115,7 @@ if (corpus) {
       (identityOf(selfie) === portrait.identity ? cSame : cDiff).push(sim);
     }
   }
-  console.log(`\n## Face match on engine/corpus documents (${portraits.length} rendered + photographed cards/passports, no portrait box given)`);
+  console.log(`\n## Face match on tools/corpus documents (${portraits.length} rendered + photographed cards/passports, no portrait box given)`);
   console.log(`same ${dist(cSame)}`);
   console.log(`different ${dist(cDiff)}`);
   for (const far of [0.01, 0.001]) {
@@ -124,7 +124,7 @@ if (corpus) {
   }
   console.log(`at the configured threshold: false accepts ${cDiff.filter((v) => v >= settings.match.threshold).length}/${cDiff.length}, false rejects ${cSame.filter((v) => v < settings.match.threshold).length}/${cSame.length}; no face found ${noFace}`);
 } else {
-  console.log('\n(engine/corpus not available: corpus face-match section skipped)');
+  console.log('\n(tools/corpus not available: corpus face-match section skipped)');
 }
 
 // --- Liveness scenarios ---

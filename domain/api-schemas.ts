@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZAcceptedDocument, ZDocumentType } from './documents.js';
+import { ZCaseResult, ZReview } from './case-result.js';
+import { ZLivenessChallenge } from './liveness.js';
 import { ASSESSMENTS } from './policy.js';
 
 /** Request and response shapes of the machine API (DESIGN.md "Machine contract details"). */
@@ -7,7 +9,9 @@ import { ASSESSMENTS } from './policy.js';
 export const VERIFICATION_STATUSES = ['collecting', 'pending', 'processing', 'completed', 'failed', 'erased'] as const;
 export const ZVerificationStatus = z.enum(VERIFICATION_STATUSES);
 export const ZAssessment = z.enum(ASSESSMENTS);
+/** The one list of applicant locales (API, intake, hosted pages). */
 export const LOCALES = ['en', 'es', 'pt'] as const;
+export type TLocale = (typeof LOCALES)[number];
 
 export const ZProblem = z
   .object({
@@ -67,13 +71,13 @@ export const ZVerification = z
     advisory: z.literal(true),
     confidence: z.number().optional(),
     summary_reasons: z.array(z.string()).optional(),
-    result: z.record(z.string(), z.unknown()).optional(),
+    result: ZCaseResult.optional(),
     engine_profile: z.string(),
     policy_revision: z.string(),
     flow_id: z.string().optional(),
     flow_version_ref: z.number().int().optional(),
     reference: z.string().optional(),
-    review: z.record(z.string(), z.unknown()).optional(),
+    review: ZReview.optional(),
     expires_at: z.string(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -103,6 +107,7 @@ export const ZErasureReceipt = z
     erased: z.object({ fields: z.array(z.string()), files: z.number().int() }),
   })
   .meta({ id: 'ErasureReceipt', description: 'PII-safe: names and counts only, never values.' });
+export type TErasureReceipt = z.infer<typeof ZErasureReceipt>;
 
 export const ZIdParams = z.object({ id: z.string().min(1).max(64) });
 export const ZProjectParams = z.object({ project_id: z.string().min(1).max(64) });
@@ -110,7 +115,7 @@ export const ZProjectKeyParams = z.object({ project_id: z.string().min(1).max(64
 
 export const ZSignupBody = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict().meta({ id: 'Signup' });
 export const ZSignupResponse = z
-  .object({ project_id: z.string(), name: z.string(), sandbox: z.literal(true), api_key: z.string() })
+  .object({ project_id: z.string(), org_id: z.string().describe('The sandbox org the project belongs to; sign in to the dashboard and ask an operator to grant you its ownership, or sign up from the dashboard instead.'), name: z.string(), sandbox: z.literal(true), api_key: z.string() })
   .meta({ id: 'SignupResult' });
 export const ZMe = z
   .object({ project_id: z.string(), name: z.string(), sandbox: z.boolean(), webhook_url: z.string().nullable() })
@@ -172,7 +177,7 @@ export const ZWebhookEnvelope = z
     confidence: z.number(),
     summary_reasons: z.array(z.string()),
     evidence_available: z.boolean(),
-    result: z.record(z.string(), z.unknown()).optional(),
+    result: ZCaseResult.optional(),
   })
   .meta({ id: 'WebhookEvent' });
 export type TWebhookEnvelope = z.infer<typeof ZWebhookEnvelope>;
@@ -189,7 +194,7 @@ export const ZCaptureSession = z
     status: ZVerificationStatus,
     accepted_documents: z.array(z.object({ country: z.string(), types: z.array(z.string()) })),
     steps: z.array(z.string()),
-    challenge: z.record(z.string(), z.unknown()).nullable(),
+    challenge: ZLivenessChallenge.nullable(),
     branding: z.record(z.string(), z.unknown()),
     locale: z.string(),
     expires_at: z.string(),
@@ -202,3 +207,54 @@ export const ZSubmitBody = z
   .strict()
   .meta({ id: 'CaptureSubmit' });
 export const ZSubmitResponse = z.object({ status: z.literal('pending') });
+
+// ---- Flows and intake (/v1/primitives, /v1/flows) ----
+export const ZPrimitivesRegistry = z
+  .object({ version: z.number(), primitives: z.array(z.object({ type: z.string(), version: z.number(), title: z.string(), description: z.string(), settings_schema: z.record(z.string(), z.unknown()) })) })
+  .meta({ id: 'PrimitivesRegistry' });
+
+export const ZFlowSummary = z.object({ id: z.string(), slug: z.string(), name: z.string(), active: z.boolean(), current_version: z.number().int(), created_at: z.string(), updated_at: z.string() });
+export type TFlowSummary = z.infer<typeof ZFlowSummary>;
+export const ZFlowList = z.object({ data: z.array(ZFlowSummary) }).meta({ id: 'FlowList' });
+export const ZFlowSlugParams = z.object({ slug: z.string().min(1).max(64) });
+
+export const ZIntakeBody = z
+  .object({
+    payload: z.record(z.string(), z.unknown()).describe("Validated against the Flow's intake shape"),
+    verifiee: z.object({ email: z.email().max(320) }).strict(),
+    claimed: z.record(z.string(), z.unknown()).optional().describe('Explicit reference record; default: the whole payload'),
+    locale: z.enum(LOCALES).optional(),
+    link_expires_in: z.number().int().min(5).max(30 * 86_400).optional(),
+  })
+  .strict()
+  .meta({ id: 'IntakeRequest' });
+export type TIntakeBody = z.infer<typeof ZIntakeBody>;
+
+export const ZIntakeResponse = z
+  .object({
+    id: z.string(),
+    flow_id: z.string(),
+    flow_slug: z.string(),
+    flow_version_ref: z.number().int(),
+    status: z.literal('collecting'),
+    onboarding_url: z.string().url(),
+    short_url: z.string().url(),
+    link: z.string().url(),
+  })
+  .meta({ id: 'IntakeResponse' });
+export type TIntakeResponse = z.infer<typeof ZIntakeResponse>;
+
+// Team (dashboard session; the active org of the session).
+export const ZRole = z.enum(['owner', 'admin', 'developer', 'compliance']).meta({ id: 'Role' });
+export const ZMember = z
+  .object({ user_id: z.string(), email: z.string(), name: z.string().nullable(), role: ZRole, joined_at: z.string() })
+  .meta({ id: 'TeamMember' });
+export const ZInvitation = z
+  .object({ id: z.string(), email: z.string(), role: ZRole, status: z.enum(['pending', 'accepted', 'revoked']), created_at: z.string() })
+  .meta({ id: 'Invitation' });
+export const ZInvitationBody = z
+  .object({ email: z.string().trim().toLowerCase().pipe(z.email().max(320)), role: ZRole })
+  .strict()
+  .meta({ id: 'InvitationCreate' });
+export const ZRoleBody = z.object({ role: ZRole }).strict().meta({ id: 'RoleChange' });
+export const ZUserParams = z.object({ user_id: z.string().min(1).max(64) });

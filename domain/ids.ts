@@ -17,6 +17,13 @@ export const ID_PREFIXES = {
   template: 'tpl',
   flow: 'flw',
   flowVersion: 'flv',
+  org: 'org',
+  user: 'usr',
+  identity: 'idn',
+  membership: 'mem',
+  invitation: 'inv',
+  dashboardSession: 'dss',
+  auditEvent: 'aud',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

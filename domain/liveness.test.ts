@@ -74,3 +74,27 @@ describe('schemas', () => {
     expect(colourAt(c, last.start_ms + last.duration_ms)).toBeUndefined();
   });
 });
+
+describe('timed script (version 2)', () => {
+  it('issues a neutral period and one back-to-back slot per step, colours covering the capture', async () => {
+    const { TIMED_CHALLENGE_SETTINGS } = await import('./liveness.js');
+    const c = issueChallenge(seeded(11), NOW, TIMED_CHALLENGE_SETTINGS);
+    expect(ZLivenessChallenge.parse(c)).toEqual(c);
+    expect(c.version).toBe(2);
+    expect(c.neutral_ms).toBe(2000);
+    expect(c.slots!.map((s) => s.step)).toEqual(c.steps);
+    expect(c.slots!.map((s) => [s.start_ms, s.end_ms])).toEqual([[2000, 4000], [4000, 6000], [6000, 8000]]);
+    expect(c.capture_ms).toBe(8000);
+    const last = c.colours[c.colours.length - 1]!;
+    expect(last.start_ms + last.duration_ms).toBeGreaterThanOrEqual(c.capture_ms);
+  });
+
+  it('rejects slots out of order, overlapping the neutral period, or on a version-1 challenge', async () => {
+    const { TIMED_CHALLENGE_SETTINGS } = await import('./liveness.js');
+    const c = issueChallenge(seeded(12), NOW, TIMED_CHALLENGE_SETTINGS);
+    expect(ZLivenessChallenge.safeParse({ ...c, slots: [...c.slots!].reverse() }).success).toBe(false);
+    expect(ZLivenessChallenge.safeParse({ ...c, slots: c.slots!.map((s, i) => (i === 0 ? { ...s, start_ms: 500 } : s)) }).success).toBe(false);
+    expect(ZLivenessChallenge.safeParse({ ...c, slots: undefined }).success).toBe(false);
+    expect(ZLivenessChallenge.safeParse({ ...c, version: 1 }).success).toBe(false);
+  });
+});

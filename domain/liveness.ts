@@ -38,9 +38,20 @@ export const ZColourSegment = z.object({
 });
 export type TColourSegment = z.infer<typeof ZColourSegment>;
 
+/** Version 2: when the page prompts a step, and so when the server looks for it. */
+export const ZStepSlot = z.object({
+  step: ZLivenessStep,
+  /** Milliseconds since the challenge started: the page shows this step's prompt from `start_ms`... */
+  start_ms: z.number().int().nonnegative(),
+  /** ...until `end_ms`. */
+  end_ms: z.number().int().positive(),
+});
+export type TStepSlot = z.infer<typeof ZStepSlot>;
+
 export const ZLivenessChallenge = z
   .object({
-    version: z.literal(1),
+    /** 1: steps in order anywhere in the capture. 2: a timed script (`neutral_ms`, `slots`). */
+    version: z.union([z.literal(1), z.literal(2)]),
     /** Random, single-use: frames from any other challenge carry another nonce. */
     nonce: z.string().regex(/^[0-9a-f]{32}$/),
     issued_at: z.iso.datetime(),
@@ -52,8 +63,22 @@ export const ZLivenessChallenge = z
     colours: z.array(ZColourSegment).min(2),
     /** Suggested capture length: how long the page records, in milliseconds since start. */
     capture_ms: z.number().int().positive(),
+    /** v2: the page asks for a straight, still look from 0 to `neutral_ms`; the server's reference pose. */
+    neutral_ms: z.number().int().positive().optional(),
+    /** v2: one slot per step, in the order of `steps`, back to back after the neutral period. */
+    slots: z.array(ZStepSlot).optional(),
   })
   .superRefine((c, ctx) => {
+    if (c.version === 2) {
+      if (c.neutral_ms === undefined) ctx.addIssue({ code: 'custom', message: 'a timed challenge needs neutral_ms', path: ['neutral_ms'] });
+      if (!c.slots || c.slots.length !== c.steps.length) ctx.addIssue({ code: 'custom', message: 'a timed challenge needs one slot per step', path: ['slots'] });
+      let t = c.neutral_ms ?? 0;
+      for (const [i, slot] of (c.slots ?? []).entries()) {
+        if (slot.step !== c.steps[i]) ctx.addIssue({ code: 'custom', message: 'slots must follow the order of steps', path: ['slots', i, 'step'] });
+        if (slot.start_ms < t || slot.end_ms <= slot.start_ms || slot.end_ms > c.capture_ms) ctx.addIssue({ code: 'custom', message: 'slots must be ordered, after the neutral period and inside the capture', path: ['slots', i] });
+        t = slot.end_ms;
+      }
+    } else if (c.neutral_ms !== undefined || c.slots !== undefined) ctx.addIssue({ code: 'custom', message: 'neutral_ms and slots belong to version 2', path: ['version'] });
     if (new Set(c.steps).size !== c.steps.length) ctx.addIssue({ code: 'custom', message: 'steps must not repeat', path: ['steps'] });
     let expected = 0;
     for (const [i, s] of c.colours.entries()) {
@@ -82,6 +107,8 @@ export const ZChallengeSettings = z.object({
   colourMaxMs: z.number().int().min(150),
   /** Time from issue until the capture must be uploaded. */
   validForMs: z.number().int().min(10_000),
+  /** Set: issue a timed script (version 2) whose neutral period lasts this long, then one `msPerStep` slot per step. */
+  neutralMs: z.number().int().min(500).optional(),
 });
 export type TChallengeSettings = z.infer<typeof ZChallengeSettings>;
 
@@ -97,6 +124,12 @@ export const DEFAULT_CHALLENGE_SETTINGS: TChallengeSettings = {
   colourMaxMs: 700,
   validForMs: 10 * 60_000,
 };
+
+/**
+ * The timed script (version 2): 2 s of straight look (the reference pose, and time for the camera
+ * to settle), then 2 s per step with the prompt shown for exactly that slot.
+ */
+export const TIMED_CHALLENGE_SETTINGS: TChallengeSettings = { ...DEFAULT_CHALLENGE_SETTINGS, neutralMs: 2000 };
 
 function randomInt(rand: () => number, minInclusive: number, maxInclusive: number): number {
   return minInclusive + Math.min(maxInclusive - minInclusive, Math.floor(rand() * (maxInclusive - minInclusive + 1)));
@@ -120,7 +153,7 @@ export function issueChallenge(rand: () => number, now: Date, settings: TChallen
 
   // One extra step's worth of time at the start lets the applicant settle into a neutral pose,
   // which the engine uses as the person's own reference.
-  const captureMs = (s.stepCount + 1) * s.msPerStep;
+  const captureMs = s.neutralMs !== undefined ? s.neutralMs + s.stepCount * s.msPerStep : (s.stepCount + 1) * s.msPerStep;
   const names = ZScreenColour.options;
   const colours: TColourSegment[] = [];
   let t = 0;
@@ -136,8 +169,7 @@ export function issueChallenge(rand: () => number, now: Date, settings: TChallen
     t += duration;
   }
 
-  return {
-    version: 1,
+  const base = {
     nonce,
     issued_at: now.toISOString(),
     deadline: new Date(now.getTime() + s.validForMs).toISOString(),
@@ -145,6 +177,10 @@ export function issueChallenge(rand: () => number, now: Date, settings: TChallen
     colours,
     capture_ms: captureMs,
   };
+  if (s.neutralMs === undefined) return { version: 1, ...base };
+  const neutral = s.neutralMs;
+  const slots = steps.map((step, i) => ({ step, start_ms: neutral + i * s.msPerStep, end_ms: neutral + (i + 1) * s.msPerStep }));
+  return { version: 2, ...base, neutral_ms: neutral, slots };
 }
 
 /** The issued colour at `timestampMs`, or undefined after the sequence ends. */

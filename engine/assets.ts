@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../platform/paths.js';
 
-/** Repository root, independent of the current working directory. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { REPO_ROOT };
 
 /**
  * Where the pinned third-party assets (ONNX models, tessdata, test faces and clips) live.

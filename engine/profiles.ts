@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type DocumentEngineSettings } from './document/index.js';
-import { DEFAULT_FACE_SETTINGS, type FaceEngineSettings } from './faces/index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, type AuthenticitySettings } from './authenticity/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, type FaceEngineSettings } from './faces/index.js';
 
 /**
  * Released engine profiles: every setting, threshold and model hash a Case's checks ran with.
@@ -23,6 +23,10 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   'ep-2026.11-3': { id: 'ep-2026.11-3', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V3 },
   // Authenticity v4: v3 plus the quantisation-table family check and a score that never ranks below the status.
   'ep-2026.11-4': { id: 'ep-2026.11-4', document: DEFAULT_DOCUMENT_SETTINGS, faces: DEFAULT_FACE_SETTINGS, authenticity: AUTHENTICITY_SETTINGS_V4 },
+  // Document engine 2.0 (issue 12): MRZ found and read anywhere on real captures, every ICAO MRZ family.
+  // Authenticity v5 (issue 13): calibrated on real genuine images; within-image tile maps and model v3.
+  // Faces v2 (faces-2026.11.2, issue 14): liveness on the timed script, rigid face-mesh pose, blink dips, fused attack signals; face-match margin in evidence.
+  'ep-2026.11-5': { id: 'ep-2026.11-5', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V2, authenticity: AUTHENTICITY_SETTINGS_V5 },
 };
 
 export function engineProfile(id: string): EngineProfile {

@@ -52,11 +52,85 @@ function colourAt(challenge, t) {
   return seg || challenge.colours[challenge.colours.length - 1];
 }
 
+// Version 2 challenges carry the script: a straight look until neutral_ms, then each step's prompt
+// exactly inside its slot (the server looks for each step there). Version 1: equal parts.
 function instructionAt(challenge, t) {
+  if (challenge.slots) {
+    if (t < challenge.neutral_ms) return strings.liveNeutral;
+    const slot = challenge.slots.find((s) => t >= s.start_ms && t < s.end_ms) || challenge.slots[challenge.slots.length - 1];
+    return strings[slot.step];
+  }
   const perStep = challenge.capture_ms / (challenge.steps.length + 1);
   const i = Math.floor(t / perStep) - 1; // the first slot is the neutral reference pose
   return i < 0 ? strings.liveNeutral : strings[challenge.steps[Math.min(i, challenge.steps.length - 1)]];
 }
+
+// ---- live guidance before recording: light and framing, measured on a 64x48 copy of the preview ----
+// Luma (BT.601) of the whole frame, of the central ellipse where the page asks for the face, and of
+// the border; skin-toned pixels (YCbCr box of Chai & Ngan, which holds across skin tones under white
+// light) give the face's share of the frame. Thresholds are starting points, stated in the README.
+const guidanceEl = document.getElementById('guidance');
+const GUIDE = { darkMean: 55, backlitGap: 45, backlitBorder: 150, farSkin: 0.04, closeSkin: 0.6 };
+
+function measureFrame(data, w, h) {
+  let all = 0, centre = 0, nc = 0, border = 0, nb = 0, skin = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      const r = data[i], g = data[i + 1], b = data[i + 2];
+      const Y = 0.299 * r + 0.587 * g + 0.114 * b;
+      const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+      const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+      all += Y;
+      if (Y > 35 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) skin++;
+      const dx = (x + 0.5 - w / 2) / (w * 0.28), dy = (y + 0.5 - h / 2) / (h * 0.36);
+      if (dx * dx + dy * dy <= 1) { centre += Y; nc++; }
+      else if (x < w * 0.12 || x >= w * 0.88 || y < h * 0.12 || y >= h * 0.88) { border += Y; nb++; }
+    }
+  }
+  return { mean: all / (w * h), centre: centre / Math.max(1, nc), border: border / Math.max(1, nb), skin: skin / (w * h) };
+}
+
+function guidanceFor(m) {
+  if (m.mean < GUIDE.darkMean && m.border - m.centre < GUIDE.backlitGap) return 'guideDark';
+  if (m.border - m.centre >= GUIDE.backlitGap && m.border >= GUIDE.backlitBorder) return 'guideBacklit';
+  if (m.skin < GUIDE.farSkin) return 'guideFar';
+  if (m.skin > GUIDE.closeSkin) return 'guideClose';
+  return null;
+}
+
+/**
+ * Shows the preview with live guidance and resolves once the frame has been good for about one
+ * second, or after `maxMs` regardless: guidance helps, it never locks an applicant out (the server
+ * judges the capture either way).
+ */
+function guideUntilReady(maxMs) {
+  const small = document.createElement('canvas');
+  small.width = 64;
+  small.height = 48;
+  const sctx = small.getContext('2d', { willReadFrequently: true });
+  guidanceEl.hidden = false;
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let goodSince = null;
+    const tick = () => {
+      sctx.drawImage(video, 0, 0, small.width, small.height);
+      const m = measureFrame(sctx.getImageData(0, 0, small.width, small.height).data, small.width, small.height);
+      const key = guidanceFor(m);
+      guidanceEl.textContent = strings[key || 'guideOk'];
+      guidanceEl.dataset.guidance = key || 'ok';
+      console.debug('guidance', JSON.stringify(m));
+      guidanceEl.className = key ? 'error' : '';
+      const now = performance.now();
+      if (key) goodSince = null;
+      else if (goodSince === null) goodSince = now;
+      if ((goodSince !== null && now - goodSince >= 1000) || now - t0 >= maxMs) return resolve(key);
+      setTimeout(tick, 250);
+    };
+    tick();
+  });
+}
+const GUIDANCE_MAX_MS = 8000;
 
 const RGB = { red: 'rgb(255,0,0)', green: 'rgb(0,255,0)', blue: 'rgb(0,0,255)', yellow: 'rgb(255,255,0)', magenta: 'rgb(255,0,255)', cyan: 'rgb(0,255,255)' };
 
@@ -71,12 +145,15 @@ async function recordLiveness() {
   startButton.disabled = true;
   livenessDone = false;
   try {
-    const res = await fetch(`${base}/challenge`, { method: 'POST' });
-    if (!res.ok) throw await problemOf(res);
-    const challenge = await res.json();
+    // Guidance first: the challenge's clock (and its deadline) start only once the applicant is ready.
     video.srcObject = stream;
     video.hidden = false;
     await video.play();
+    await guideUntilReady(GUIDANCE_MAX_MS);
+    guidanceEl.hidden = true;
+    const res = await fetch(`${base}/challenge`, { method: 'POST' });
+    if (!res.ok) throw await problemOf(res);
+    const challenge = await res.json();
     const canvas = document.createElement('canvas');
     const scale = FRAME_WIDTH / (video.videoWidth || 640);
     canvas.width = FRAME_WIDTH;
@@ -119,6 +196,7 @@ async function recordLiveness() {
     say(liveStatus, (problem && problem.detail) || strings.failed, true);
   } finally {
     stream.getTracks().forEach((track) => track.stop());
+    guidanceEl.hidden = true;
     video.hidden = true;
     document.getElementById('liveness').insertBefore(video, startButton);
     startButton.disabled = false;

@@ -1,4 +1,9 @@
-/** Hosted-page strings in the applicant's language (Portuguese, Spanish, English). */
+import { LOCALES, type TLocale } from '../domain/api-schemas.js';
+
+/**
+ * Hosted-page strings in the applicant's language. The locales are the contract's one list
+ * (domain LOCALES): a locale added there without its strings here fails the type check.
+ */
 export const STRINGS = {
   en: {
     title: 'Verify your identity',
@@ -33,6 +38,11 @@ export const STRINGS = {
     cameraDenied: 'Camera access was refused. Allow the camera for this page in your browser settings and try again, or continue on your phone with this code.',
     openOnPhone: 'Open on my phone',
     needLive: 'Record the live selfie first.',
+    guideDark: 'Too dark: move to a brighter place or turn on a light in front of you.',
+    guideBacklit: 'The light is behind you: turn so that the light falls on your face.',
+    guideFar: 'Your face is too small: bring the phone closer.',
+    guideClose: 'Too close: hold the phone a little further away.',
+    guideOk: 'Good. Hold still and look at the screen.',
     passport: 'Passport', national_id: 'National ID card', driving_licence: 'Driving licence', residence_permit: 'Residence permit',
   },
   es: {
@@ -68,6 +78,11 @@ export const STRINGS = {
     cameraDenied: 'Se negó el acceso a la cámara. Permite la cámara para esta página en la configuración del navegador y vuelve a intentarlo, o continúa en tu teléfono con este código.',
     openOnPhone: 'Abrir en mi teléfono',
     needLive: 'Primero graba la selfie en vivo.',
+    guideDark: 'Está demasiado oscuro: ve a un lugar con más luz o enciende una luz frente a ti.',
+    guideBacklit: 'La luz está detrás de ti: gírate para que la luz te dé en la cara.',
+    guideFar: 'Tu cara se ve muy pequeña: acerca el teléfono.',
+    guideClose: 'Demasiado cerca: aleja un poco el teléfono.',
+    guideOk: 'Bien. Quédate quieto y mira la pantalla.',
     passport: 'Pasaporte', national_id: 'Credencial / documento nacional', driving_licence: 'Licencia de conducir', residence_permit: 'Tarjeta de residencia',
   },
   pt: {
@@ -103,18 +118,24 @@ export const STRINGS = {
     cameraDenied: 'O acesso à câmara foi recusado. Permita a câmara para esta página nas definições do navegador e tente de novo, ou continue no telemóvel com este código.',
     openOnPhone: 'Abrir no meu telemóvel',
     needLive: 'Grave primeiro a selfie ao vivo.',
+    guideDark: 'Está escuro demais: vá para um lugar mais iluminado ou acenda uma luz à sua frente.',
+    guideBacklit: 'A luz está atrás de você: vire-se para que a luz ilumine o seu rosto.',
+    guideFar: 'O seu rosto está pequeno demais: aproxime o telefone.',
+    guideClose: 'Perto demais: afaste um pouco o telefone.',
+    guideOk: 'Muito bem. Fique parado e olhe para a tela.',
     passport: 'Passaporte', national_id: 'Bilhete de identidade', driving_licence: 'Carta de condução', residence_permit: 'Autorização de residência',
   },
-} as const;
+} as const satisfies Record<TLocale, Record<string, string>>;
 
-export type Locale = keyof typeof STRINGS;
+export type Locale = TLocale;
+const isLocale = (tag: string): tag is Locale => (LOCALES as readonly string[]).includes(tag);
 
 /** The Case's locale, else the browser's Accept-Language, else English. */
 export function pickLocale(caseLocale: string | null | undefined, acceptLanguage: string | undefined): Locale {
-  if (caseLocale && caseLocale in STRINGS) return caseLocale as Locale;
+  if (caseLocale && isLocale(caseLocale)) return caseLocale;
   for (const part of (acceptLanguage ?? '').split(',')) {
     const tag = part.trim().slice(0, 2).toLowerCase();
-    if (tag in STRINGS) return tag as Locale;
+    if (isLocale(tag)) return tag;
   }
   return 'en';
 }

@@ -50,6 +50,7 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
   const clientStrings = {
     uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed, needLive: s.needLive,
     liveNeutral: s.liveNeutral, turn_left: s.turn_left, turn_right: s.turn_right, nod: s.nod, blink: s.blink,
+    guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideOk: s.guideOk,
     liveDone: s.liveDone, liveRetry: s.liveRetry, liveUploading: s.liveUploading, noCamera: s.noCamera, cameraDenied: s.cameraDenied,
   };
   const body = html`<h1>${s.title}</h1>
@@ -63,6 +64,7 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
     <p>${s.liveIntro}</p>
     <div id="handoff" hidden><p id="handoff-text"></p><img id="handoff-qr" alt="QR code" width="200" height="200"><p><a id="handoff-link" href="#">${s.openOnPhone}</a></p></div>
     <video id="preview" playsinline muted autoplay hidden></video>
+    <p id="guidance" role="status" aria-live="polite" hidden></p>
     <button type="button" id="live-start">${s.liveStart}</button>
     <p id="live-status" role="status" aria-live="polite"></p>
   </section>

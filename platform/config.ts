@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from './paths.js';
 
 /**
  * The one place the environment is read. api, worker, scripts and tests all get the same typed
@@ -52,6 +52,18 @@ const ZEnv = z.object({
   RATE_LIMIT_SHORT_LINK: rateSpec.prefault('60/1m'),
   RATE_LIMIT_SIGNUP: rateSpec.prefault('20/1h'),
   RATE_LIMIT_SIGN_IN: rateSpec.prefault('30/10m'),
+  /** Dashboard sign-in. Unset issuer/base URLs mean the real Google and GitHub. */
+  GOOGLE_ISSUER: z.string().url().default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GITHUB_OAUTH_BASE: z.string().url().default('https://github.com'),
+  GITHUB_API_BASE: z.string().url().default('https://api.github.com'),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  /** Set by the stack when it started the local stand-ins (platform/auth-standins.ts). */
+  AUTH_STANDINS: z.string().optional(),
+  DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(8 * 3600),
+  DASHBOARD_SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(7 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -81,6 +93,47 @@ export interface AppConfig {
     signIn: RateLimit;
   };
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  auth: AuthConfig;
+}
+
+export interface OAuthClientConfig { clientId: string; clientSecret: string }
+export interface AuthConfig {
+  google: { issuer: string; client: OAuthClientConfig | null };
+  github: { oauthBase: string; apiBase: string; client: OAuthClientConfig | null };
+  /** The local stand-ins are in use (never in production). */
+  standins: boolean;
+  /** `__Host-` prefix and Secure in production; plain name over http in development. */
+  cookieName: string;
+  secureCookies: boolean;
+  idleSeconds: number;
+  absoluteSeconds: number;
+}
+
+const isLoopbackOrHttp = (raw: string): boolean => {
+  const u = new URL(raw);
+  return u.protocol !== 'https:' || ['127.0.0.1', 'localhost', '[::1]', '0.0.0.0'].includes(u.hostname);
+};
+
+/** Production signs in only with the real providers: client ids and secrets, https, no stand-in. */
+function authConfig(e: z.infer<typeof ZEnv>): AuthConfig {
+  const production = e.SERVICE_MODE === 'production';
+  const client = (id?: string, secret?: string) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+  if (production) {
+    const missing = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'].filter((k) => !e[k as keyof typeof e]);
+    if (missing.length) throw new Error(`production mode requires ${missing.join(', ')} (dashboard sign-in)`);
+    if (e.AUTH_STANDINS) throw new Error('production mode refuses the local sign-in stand-ins (AUTH_STANDINS is set)');
+    const local = (['GOOGLE_ISSUER', 'GITHUB_OAUTH_BASE', 'GITHUB_API_BASE'] as const).filter((k) => isLoopbackOrHttp(e[k]));
+    if (local.length) throw new Error(`production mode refuses sign-in providers that are not https on a public host: ${local.join(', ')}`);
+  }
+  return {
+    google: { issuer: e.GOOGLE_ISSUER.replace(/\/$/, ''), client: client(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET) },
+    github: { oauthBase: e.GITHUB_OAUTH_BASE.replace(/\/$/, ''), apiBase: e.GITHUB_API_BASE.replace(/\/$/, ''), client: client(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET) },
+    standins: !production && Boolean(e.AUTH_STANDINS),
+    cookieName: production ? '__Host-ivs_session' : 'ivs_session',
+    secureCookies: production,
+    idleSeconds: e.DASHBOARD_SESSION_IDLE_SECONDS,
+    absoluteSeconds: e.DASHBOARD_SESSION_ABSOLUTE_SECONDS,
+  };
 }
 
 function parseKey(name: string, value: string): Buffer {
@@ -148,5 +201,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       signIn: e.RATE_LIMIT_SIGN_IN,
     },
     logLevel: e.LOG_LEVEL,
+    auth: authConfig(e),
   };
 }

@@ -16,5 +16,6 @@ export function createLogger(level: string, name: string): Logger {
 
 /** Paths are logged without the capture token: it is a credential. */
 export function scrubUrl(url: string): string {
-  return url.replace(/\/(o|l)\/[^/?#]+/, '/$1/[token]');
+  // OAuth callbacks carry a one-time code and state in the query: never logged.
+  return url.replace(/\/(o|l)\/[^/?#]+/, '/$1/[token]').replace(/^(\/auth\/[^?#]*)[?#].*$/, '$1?[redacted]');
 }

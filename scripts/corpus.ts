@@ -1,14 +1,14 @@
 /**
  * `npm run corpus [-- --out .data/corpus --per-template 6 --seed 1]`: renders the synthetic document
- * corpus (engine/corpus) with ground truth beside each image. Same seed, same files.
+ * corpus (tools/corpus) with ground truth beside each image. Same seed, same files.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import {
   ALL_TEMPLATES, DEGRADATION_KINDS, FORGERY_KINDS, availablePortraits, degrade, degradationFor, forgeDocument, photograph,
   renderDocument, subSeed, type Degradation, type DegradationKind, type DocumentTruth, type RenderedDocument, type Severity,
-} from '../engine/corpus/index.js';
+} from '../tools/corpus/index.js';
 
 export interface CorpusEntry { name: string; front: string; back?: string; truth: string; variant: string; template: string }
 

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import { ASSETS, type AssetSource } from './assets-manifest.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, dest: { type: 'string' } } });

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../engine/assets.js';
-import { startStack, type RunningStack } from '../platform/stack.js';
+import { startStack, type RunningStack } from './stack.js';
 import { freePort } from '../platform/temporal-server.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '100' }, url: { type: 'string' }, seed: { type: 'string' } } });

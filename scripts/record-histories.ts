@@ -1,16 +1,19 @@
 /**
- * `tsx scripts/record-histories.ts`: runs the real stack on scratch data, drives a Case through
- * each path of the Case workflow (submitted and completed; expired unsubmitted) and writes their
- * Temporal histories to workflows/histories/. Commit them: the replay test proves every later
- * workflow code change still replays them (STYLE §11).
+ * `tsx scripts/record-histories.ts [name…]`: runs the real stack on scratch data, drives a Case
+ * through each path of the Case workflow (submitted and completed; expired unsubmitted; submitted
+ * and failed) and writes their Temporal histories to workflows/histories/ (all, or only the names
+ * given). Commit them: the replay test proves every later workflow code change still replays
+ * them (STYLE §11). The failed path is driven the way production reaches it: a check activity
+ * fails non-retryably (here an engine profile this build does not have, set on the row).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import pg from 'pg';
 import sharp from 'sharp';
-import { REPO_ROOT } from '../engine/assets.js';
-import { startStack } from '../platform/stack.js';
+import { REPO_ROOT } from '../platform/paths.js';
+import { startStack } from './stack.js';
 import { freePort } from '../platform/temporal-server.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ivs-record-'));
@@ -25,17 +28,31 @@ try {
   const { api_key: key } = await json('POST', '/v1/signup', undefined, { name: 'history recorder' });
   const doc = { type: 'kyc', accepted_documents: [{ country: 'MOZ', types: ['national_id'] }] };
   const submitted = await json('POST', '/v1/verifications', key, doc);
-  const token = new URL(submitted.onboarding_url).pathname.split('/').pop();
-  const form = new FormData();
-  form.append('kind', 'document_front');
-  form.append('file', new Blob([new Uint8Array(await sharp({ create: { width: 320, height: 200, channels: 3, background: '#ccd' } }).jpeg().toBuffer())]), 'front.jpg');
-  await fetch(`${base}/o/${token}/uploads`, { method: 'POST', body: form });
-  await fetch(`${base}/o/${token}/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ document: { country: 'MOZ', type: 'national_id' } }) });
+  const front = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#ccd' } }).jpeg().toBuffer();
+  const uploadAndSubmit = async (onboardingUrl: string, beforeSubmit?: () => Promise<void>) => {
+    const t = new URL(onboardingUrl).pathname.split('/').pop();
+    const form = new FormData();
+    form.append('kind', 'document_front');
+    form.append('file', new Blob([new Uint8Array(front)]), 'front.jpg');
+    await fetch(`${base}/o/${t}/uploads`, { method: 'POST', body: form });
+    await beforeSubmit?.();
+    await fetch(`${base}/o/${t}/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ document: { country: 'MOZ', type: 'national_id' } }) });
+  };
+  await uploadAndSubmit(submitted.onboarding_url);
   const expired = await json('POST', '/v1/verifications', key, { ...doc, link_expires_in: 5 });
+  const failing = await json('POST', '/v1/verifications', key, doc);
+  await uploadAndSubmit(failing.onboarding_url, async () => {
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    await db.query("update verifications set engine_profile = 'ep-0000.00-0' where id = $1", [failing.id]);
+    await db.end();
+  });
+  const wanted = new Set(process.argv.slice(2));
 
   const connection = await Connection.connect({ address: stack.temporalAddress });
   const client = new Client({ connection });
-  for (const [name, id] of [['case-submitted-completed', submitted.id], ['case-expired-unsubmitted', expired.id]] as const) {
+  for (const [name, id] of [['case-submitted-completed', submitted.id], ['case-expired-unsubmitted', expired.id], ['case-submitted-failed', failing.id]] as const) {
+    if (wanted.size && !wanted.has(name)) continue;
     const handle = client.workflow.getHandle(`case-${id}`);
     await handle.result();
     const history = await handle.fetchHistory();

@@ -3,10 +3,10 @@
  * start). Ctrl-C stops every process this started.
  */
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/assets.js';
+import { REPO_ROOT } from '../platform/paths.js';
 import { loadConfig } from '../platform/config.js';
 import { assertNode22 } from '../platform/node-version.js';
-import { startStack } from '../platform/stack.js';
+import { startStack } from './stack.js';
 
 assertNode22();
 const config = loadConfig();
@@ -20,6 +20,7 @@ const stack = await startStack({
   temporalUiPort: 8233,
   temporalDbFile: path.join(config.dataDir, 'temporal.sqlite'),
   apiPort: config.port,
+  standinPorts: { google: Number(process.env.GOOGLE_STANDIN_PORT ?? 9411), github: Number(process.env.GITHUB_STANDIN_PORT ?? 9412) },
   log: (m) => console.log(`· ${m}`),
 });
 
@@ -30,6 +31,7 @@ Identity Verification Service is running (${config.mode} mode)
   API docs       ${base}/v1/docs   (OpenAPI: ${base}/v1/openapi.json)
   Dashboard      ${base}/dashboard
   Temporal UI    ${stack.temporalUiUrl ?? config.temporal.uiUrl}
+  Sign-in        ${stack.standins ? `local stand-ins: Google ${stack.standins.google.issuer}, GitHub ${stack.standins.github.oauthBase} (type any email)` : 'Google and GitHub'}
   Data           ${path.relative(REPO_ROOT, config.dataDir) || config.dataDir}
 Try: curl -s -X POST ${base}/v1/signup
 Press Ctrl-C to stop.

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import sharp from 'sharp';
-import { normalizeCountry } from '../domain/documents.js';
+import { normalizeCountry, type TDocumentType } from '../domain/documents.js';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { captureSubmittedSignal } from '../domain/workflow-messages.js';
@@ -115,7 +115,7 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
 }
 
 /** collecting → pending, then the workflow is signalled; a failed signal rolls the status back. */
-export async function submitCapture(deps: ServiceDeps, caseId: string, document: { country: string; type: string }): Promise<void> {
+export async function submitCapture(deps: ServiceDeps, caseId: string, document: { country: string; type: TDocumentType }): Promise<void> {
   await deps.em.transactional(async (tx) => {
     const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted.');
@@ -139,6 +139,12 @@ export async function submitCapture(deps: ServiceDeps, caseId: string, document:
       throw new AppError('workflow_unavailable', 'The submission could not be queued; please try again.');
     }
   });
+}
+
+/** The Case's uploads so far, oldest first (ids and kinds only: what the hosted page resumes from). */
+export async function listCaseUploads(em: EntityManager, caseId: string): Promise<{ upload_id: string; kind: TUploadKind }[]> {
+  const uploads = await em.find(Upload, { verificationId: caseId }, { orderBy: { createdAt: 'asc' } });
+  return uploads.map((u) => ({ upload_id: u.id, kind: u.kind as TUploadKind }));
 }
 
 export async function projectBranding(em: EntityManager, projectId: string): Promise<Record<string, unknown>> {

@@ -1,18 +1,20 @@
 import { WorkflowIdReusePolicy } from '@temporalio/client';
 import type { TCreateVerificationBody } from '../domain/api-schemas.js';
-import { normalizeCountry } from '../domain/documents.js';
+import { normalizeCountry, type TAcceptedDocument } from '../domain/documents.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { AppError, type FieldError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import type { Principal } from '../domain/principal.js';
 import { CURRENT_POLICY_REVISION } from '../domain/policy.js';
 import { CASE_WORKFLOW_TYPE, caseWorkflowId, type CaseWorkflowInput } from '../domain/workflow-messages.js';
 import { Verification, type IProject } from '../db/entities/index.js';
 import { caseSearchAttributes } from './search-attributes.js';
 import { mintCaptureSession, mintLinkCode, onboardingUrl, shortUrl } from './case-links.js';
 import type { ServiceDeps } from './deps.js';
+import { actingProject } from './tenancy.js';
 
 /** Accepted documents with every country normalised to alpha-3; wildcards and unknown codes are named per field. */
-export function normalizeAcceptedDocuments(docs: { country: string; types: string[] }[], fieldPrefix = 'accepted_documents'): { country: string; types: string[] }[] {
+export function normalizeAcceptedDocuments(docs: TAcceptedDocument[], fieldPrefix = 'accepted_documents'): TAcceptedDocument[] {
   const errors: FieldError[] = [];
   const out = docs.map((d, i) => {
     const c = normalizeCountry(d.country);
@@ -30,10 +32,10 @@ export function normalizeAcceptedDocuments(docs: { country: string; types: strin
 }
 
 export interface NewCaseInput {
-  acceptedDocuments: { country: string; types: string[] }[];
+  acceptedDocuments: TAcceptedDocument[];
   applicant: Record<string, unknown> | null;
   claimed: Record<string, unknown> | null;
-  verifiee?: Record<string, unknown> | null;
+  verifiee?: { email: string } | null;
   reference: string | null;
   locale: string | null;
   linkExpiresInSeconds: number;
@@ -116,18 +118,21 @@ export async function createCase(deps: ServiceDeps, project: IProject, input: Ne
   } catch (err) {
     if (started) {
       // The row did not commit: the workflow must not outlive it.
-      await deps.temporal.workflow.getHandle(workflowId).terminate('case row was not committed').catch(() => {});
+      await deps.temporal.workflow.getHandle(workflowId).terminate('case row was not committed').catch((termErr: Error) => {
+        // The workflow outlives its row: it finds no Case and ends, but an operator should know.
+        deps.log.error({ caseId: id, workflowId, err: termErr.message }, 'could not terminate the workflow of an uncommitted case');
+      });
     }
     throw err;
   }
 }
 
-export async function createVerification(deps: ServiceDeps, project: IProject, body: TCreateVerificationBody): Promise<CreatedCase> {
+export async function createVerification(deps: ServiceDeps, principal: Principal, body: TCreateVerificationBody): Promise<CreatedCase> {
   const type = body.type.trim().toLowerCase();
   if (type === 'kyb') throw new AppError('kyb_not_available', 'KYB verifications are not available in this release; use type "kyc".', [{ field: 'type', code: 'kyb_not_available', message: 'KYB is not in this release' }]);
   if (type !== 'kyc') throw new AppError('validation_failed', 'Unknown verification type.', [{ field: 'type', code: 'invalid_enum_value', message: 'expected "kyc"' }]);
   const acceptedDocuments = normalizeAcceptedDocuments(body.accepted_documents);
-  return createCase(deps, project, {
+  return createCase(deps, await actingProject(deps.em, principal), {
     acceptedDocuments,
     applicant: body.applicant && Object.keys(body.applicant).length ? { ...body.applicant } : null,
     claimed: null,

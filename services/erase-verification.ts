@@ -1,17 +1,15 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { CaptureSession, CheckResult, Upload, Verification, type IVerification } from '../db/entities/index.js';
+import type { TErasureReceipt } from '../domain/api-schemas.js';
+import type { Principal } from '../domain/principal.js';
+import { CaptureSession, CheckResult, Upload, Verification } from '../db/entities/index.js';
 import type { ServiceDeps } from './deps.js';
+import { findOwnCase } from './tenancy.js';
 
 /** Columns of `verifications` that can hold PII; all are nulled on erasure. */
 export const PII_COLUMNS = ['applicant', 'claimed', 'verifiee', 'reference', 'result'] as const;
 
-export interface ErasureReceipt {
-  id: string;
-  status: 'erased';
-  erased_at: string;
-  erased: { fields: string[]; files: number };
-}
+export type ErasureReceipt = TErasureReceipt;
 
 /**
  * Erases a Case at any status: stops its workflow, deletes blobs, uploads, sessions and check
@@ -19,8 +17,9 @@ export interface ErasureReceipt {
  * reason codes, timestamps). Idempotent: a second call returns the stored receipt.
  * The row lock makes a concurrently finishing activity see `erased` and write nothing.
  */
-export async function eraseVerification(deps: ServiceDeps, v: IVerification): Promise<ErasureReceipt> {
-  if (v.status === 'erased' && v.erasureReceipt) return v.erasureReceipt as unknown as ErasureReceipt;
+export async function eraseVerification(deps: ServiceDeps, principal: Principal, caseId: string): Promise<ErasureReceipt> {
+  const v = await findOwnCase(deps.em, principal, caseId);
+  if (v.status === 'erased' && v.erasureReceipt) return v.erasureReceipt;
 
   // Stop the workflow first so no new activity starts while we erase.
   try {
@@ -34,7 +33,7 @@ export async function eraseVerification(deps: ServiceDeps, v: IVerification): Pr
 
   return deps.em.transactional(async (tx: EntityManager) => {
     const row = await tx.findOneOrFail(Verification, { id: v.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (row.status === 'erased' && row.erasureReceipt) return row.erasureReceipt as unknown as ErasureReceipt;
+    if (row.status === 'erased' && row.erasureReceipt) return row.erasureReceipt;
     const fields: string[] = PII_COLUMNS.filter((c) => row[c] !== null && row[c] !== undefined);
     const uploads = await tx.count(Upload, { verificationId: v.id });
     const checks = await tx.count(CheckResult, { verificationId: v.id });
@@ -50,7 +49,7 @@ export async function eraseVerification(deps: ServiceDeps, v: IVerification): Pr
     for (const c of PII_COLUMNS) row[c] = null;
     row.status = 'erased';
     row.erasedAt = now;
-    row.erasureReceipt = receipt as unknown as Record<string, unknown>;
+    row.erasureReceipt = receipt;
     row.updatedAt = now;
     await tx.flush();
     deps.log.info({ caseId: v.id, fields: fields.length, files }, 'verification erased');

@@ -1,9 +1,11 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { SAMPLE_KYC_DEFINITION, ZTemplateDefinition, type TTemplateDefinition } from '../domain/primitives.js';
+import type { Principal } from '../domain/principal.js';
+import { pieceOf, SAMPLE_KYC_DEFINITION, ZTemplateDefinition, type TTemplateDefinition } from '../domain/primitives.js';
 import { Flow, FlowVersion, Template, type IFlow, type IFlowVersion, type ITemplate } from '../db/entities/index.js';
 import { normalizeAcceptedDocuments } from './create-verification.js';
+import { actingProjectId } from './tenancy.js';
 
 /**
  * Template → Flow → Case. A Template is a blueprint of primitives; activating it in a project
@@ -18,17 +20,13 @@ export function parseDefinition(raw: unknown): TTemplateDefinition {
     throw new AppError('validation_failed', 'The template definition is invalid.', parsed.error.issues.map((i) => ({ field: `definition.${i.path.join('.')}`, code: i.code, message: i.message })));
   }
   // Explicit countries only, stored as alpha-3 (the same rule as POST /v1/verifications).
-  for (const piece of parsed.data.pieces) {
-    if (piece.type === 'document_capture') {
-      const settings = piece.settings as { accepted_documents: { country: string; types: string[] }[] };
-      settings.accepted_documents = normalizeAcceptedDocuments(settings.accepted_documents, 'definition.document_capture.accepted_documents');
-    }
-  }
+  const capture = pieceOf(parsed.data, 'document_capture');
+  if (capture) capture.settings.accepted_documents = normalizeAcceptedDocuments(capture.settings.accepted_documents, 'definition.document_capture.accepted_documents');
   return parsed.data;
 }
 
 export async function createTemplate(em: EntityManager, projectId: string, name: string, definition: unknown): Promise<ITemplate> {
-  const t = em.create(Template, { id: newId('template'), projectId, name, definition: parseDefinition(definition) as unknown as Record<string, unknown>, createdAt: new Date() });
+  const t = em.create(Template, { id: newId('template'), projectId, name, definition: parseDefinition(definition), createdAt: new Date() });
   await em.flush();
   return t;
 }
@@ -81,4 +79,10 @@ export async function findActiveFlow(em: EntityManager, projectId: string, slug:
 export async function seedSampleFlow(em: EntityManager, projectId: string): Promise<IFlow> {
   const template = await createTemplate(em, projectId, 'Sample KYC', SAMPLE_KYC_DEFINITION);
   return (await activateTemplate(em, projectId, template.id, 'sample-kyc', 'Sample KYC')).flow;
+}
+
+/** `GET /v1/flows`: the principal's project's Flows with their current version, oldest first. */
+export async function listFlows(em: EntityManager, principal: Principal) {
+  const flows = await em.find(Flow, { projectId: actingProjectId(principal) }, { orderBy: { createdAt: 'asc' } });
+  return flows.map((f) => ({ id: f.id, slug: f.slug, name: f.name, active: f.active, current_version: f.currentVersion, created_at: f.createdAt.toISOString(), updated_at: f.updatedAt.toISOString() }));
 }

@@ -1,35 +1,12 @@
 import { z } from 'zod';
+import type { TIntakeBody, TIntakeResponse } from '../domain/api-schemas.js';
 import { AppError, type FieldError } from '../domain/errors.js';
 import { pieceOf, type TIntakeShapeSettings } from '../domain/primitives.js';
-import type { IProject } from '../db/entities/index.js';
+import type { Principal } from '../domain/principal.js';
 import { createCase } from './create-verification.js';
 import type { ServiceDeps } from './deps.js';
 import { findActiveFlow } from './flows.js';
-
-export const ZIntakeBody = z
-  .object({
-    payload: z.record(z.string(), z.unknown()).describe("Validated against the Flow's intake shape"),
-    verifiee: z.object({ email: z.email().max(320) }).strict(),
-    claimed: z.record(z.string(), z.unknown()).optional().describe('Explicit reference record; default: the whole payload'),
-    locale: z.enum(['en', 'es', 'pt']).optional(),
-    link_expires_in: z.number().int().min(5).max(30 * 86_400).optional(),
-  })
-  .strict()
-  .meta({ id: 'IntakeRequest' });
-export type TIntakeBody = z.infer<typeof ZIntakeBody>;
-
-export const ZIntakeResponse = z
-  .object({
-    id: z.string(),
-    flow_id: z.string(),
-    flow_slug: z.string(),
-    flow_version_ref: z.number().int(),
-    status: z.literal('collecting'),
-    onboarding_url: z.string().url(),
-    short_url: z.string().url(),
-    link: z.string().url(),
-  })
-  .meta({ id: 'IntakeResponse' });
+import { actingProject } from './tenancy.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -56,7 +33,8 @@ export function validatePayload(shape: TIntakeShapeSettings, payload: Record<str
 }
 
 /** `POST /v1/flows/{slug}/intake`: a Case of the Flow's current version, stamped with it. */
-export async function runIntake(deps: ServiceDeps, project: IProject, slug: string, body: TIntakeBody) {
+export async function runIntake(deps: ServiceDeps, principal: Principal, slug: string, body: TIntakeBody): Promise<TIntakeResponse> {
+  const project = await actingProject(deps.em, principal);
   const { flow, version, definition } = await findActiveFlow(deps.em, project.id, slug);
   const shape = pieceOf(definition, 'intake_shape')!.settings;
   const errors = validatePayload(shape, body.payload);

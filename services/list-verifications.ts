@@ -1,6 +1,9 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { AppError } from '../domain/errors.js';
+import type { Principal } from '../domain/principal.js';
 import { Verification, type IVerification } from '../db/entities/index.js';
+import { actingProjectId } from './tenancy.js';
+import { viewVerification } from './verification-view.js';
 
 export interface ListQuery {
   limit: number;
@@ -27,7 +30,13 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   }
 }
 
-export async function listVerifications(em: EntityManager, projectId: string, q: ListQuery): Promise<{ items: IVerification[]; nextCursor: string | null }> {
+/** `GET /v1/verifications`: the principal's project's Cases, newest first (keyset pages), without results. */
+export async function listVerifications(em: EntityManager, principal: Principal, q: ListQuery) {
+  const page = await listCases(em, actingProjectId(principal), q);
+  return { data: page.items.map((v) => viewVerification(v, { includeResult: false })), next_cursor: page.nextCursor };
+}
+
+export async function listCases(em: EntityManager, projectId: string, q: ListQuery): Promise<{ items: IVerification[]; nextCursor: string | null }> {
   const and: FilterQuery<IVerification>[] = [{ projectId }];
   if (q.status) and.push({ status: q.status });
   if (q.assessment) and.push({ assessment: q.assessment });

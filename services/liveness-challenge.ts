@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { issueChallenge, ZLivenessChallenge, ZLivenessFrameMeta, type TLivenessChallenge, type TLivenessFrameMeta } from '../domain/liveness.js';
+import { issueChallenge, TIMED_CHALLENGE_SETTINGS, ZLivenessChallenge, ZLivenessFrameMeta, type TLivenessChallenge, type TLivenessFrameMeta } from '../domain/liveness.js';
 import { AppError } from '../domain/errors.js';
 import { Upload, Verification } from '../db/entities/index.js';
 import type { BlobStore } from '../platform/blob-store.js';
@@ -17,13 +17,13 @@ export async function startLivenessChallenge(em: EntityManager, blobs: BlobStore
   const challenge = await em.transactional(async (tx) => {
     const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted.');
-    const challenge = issueChallenge(cryptoRandom, new Date());
+    const challenge = issueChallenge(cryptoRandom, new Date(), TIMED_CHALLENGE_SETTINGS);
     const old = await tx.find(Upload, { verificationId: caseId, kind: 'liveness_frame' });
     for (const u of old) {
       tx.remove(u);
       discarded.push(u.blobKey);
     }
-    v.livenessChallenge = challenge as unknown as Record<string, unknown>;
+    v.livenessChallenge = challenge;
     v.updatedAt = new Date();
     await tx.flush();
     return challenge;

@@ -1,34 +1,99 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TBranding } from '../domain/api-schemas.js';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { Project, type IProject } from '../db/entities/index.js';
+import type { Principal } from '../domain/principal.js';
+import { Org, Project, type IOrg, type IProject } from '../db/entities/index.js';
 import { decryptString } from '../platform/crypto.js';
 import type { AppConfig } from '../platform/config.js';
 import { createApiKey } from './api-keys.js';
 import { seedSampleFlow } from './flows.js';
-import { previousSecretsExpireAt, rotateWebhookSecret } from './webhook-secrets.js';
+import { actingProject } from './tenancy.js';
+import { previousSecretsExpireAt, rotateWebhookSecret } from '../platform/webhook-secrets.js';
 
-export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; rawKey: string }> {
+/** `POST /v1/signup`: a sandbox org, its project and the project's first key (no owner yet; see grant-owner). */
+export async function signupSandbox(em: EntityManager, config: AppConfig, name?: string): Promise<{ project: IProject; org: IOrg; rawKey: string }> {
   if (config.mode === 'production') throw new AppError('signup_disabled_in_production', 'Self-serve signup is only available outside production.');
   return em.transactional(async (tx) => {
-    const now = new Date();
-    const project = tx.create(Project, {
-      id: newId('project'),
-      name: name ?? 'Sandbox project',
-      sandbox: true,
-      webhookUrl: null,
-      webhookSecretEnc: null,
-      webhookPreviousSecrets: null,
-      webhookIncludeResult: false,
-      branding: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const org = createOrg(tx, name ?? 'Sandbox org');
+    const project = createProjectRow(tx, org.id, name ?? 'Sandbox project', true);
+    await tx.flush();
+    const { raw } = await createApiKey(tx, project, 'default');
+    await seedSampleFlow(tx, project.id);
+    return { project, org, rawKey: raw };
+  });
+}
+
+export function createOrg(em: EntityManager, name: string): IOrg {
+  const now = new Date();
+  return em.create(Org, { id: newId('org'), name, createdAt: now, updatedAt: now });
+}
+
+/** A project row in an org; the caller flushes. */
+export function createProjectRow(em: EntityManager, orgId: string, name: string, sandbox: boolean): IProject {
+  const now = new Date();
+  return em.create(Project, {
+    id: newId('project'),
+    orgId,
+    name,
+    sandbox,
+    webhookUrl: null,
+    webhookSecretEnc: null,
+    webhookPreviousSecrets: null,
+    webhookIncludeResult: false,
+    branding: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/** A new project in an org with its first key and the sample Flow (dashboard "new project"). */
+export async function createProjectInOrg(em: EntityManager, orgId: string, name: string, sandbox: boolean): Promise<{ project: IProject; rawKey: string }> {
+  return em.transactional(async (tx) => {
+    const project = createProjectRow(tx, orgId, name, sandbox);
     await tx.flush();
     const { raw } = await createApiKey(tx, project, 'default');
     await seedSampleFlow(tx, project.id);
     return { project, rawKey: raw };
   });
+}
+
+/** `GET /v1/me`: the principal's project. */
+export async function describeProject(em: EntityManager, principal: Principal) {
+  const p = await actingProject(em, principal);
+  return { project_id: p.id, name: p.name, sandbox: p.sandbox, webhook_url: p.webhookUrl ?? null };
+}
+
+export async function getWebhook(em: EntityManager, principal: Principal, projectId?: string) {
+  const p = await actingProject(em, principal, projectId);
+  return { url: p.webhookUrl ?? null, include_result: p.webhookIncludeResult, secret_set: Boolean(p.webhookSecretEnc), previous_secret_expires_at: previousSecretsExpireAt(p) };
+}
+
+/** Sets the project webhook for the principal's project (see setWebhook). */
+export async function configureWebhook(em: EntityManager, config: AppConfig, principal: Principal, projectId: string | undefined, input: { url: string; regenerate?: boolean; include_result?: boolean; secret_grace_seconds?: number }) {
+  return setWebhook(em, config, await actingProject(em, principal, projectId), input);
+}
+
+/** Clears the webhook URL; the signing secret is kept so setting a URL again keeps signatures stable. */
+export async function clearWebhook(em: EntityManager, principal: Principal, projectId?: string): Promise<{ url: null; include_result: boolean }> {
+  const p = await actingProject(em, principal, projectId);
+  p.webhookUrl = null;
+  p.updatedAt = new Date();
+  await em.flush();
+  return { url: null, include_result: p.webhookIncludeResult };
+}
+
+export async function getBranding(em: EntityManager, principal: Principal, projectId: string): Promise<TBranding> {
+  return (await actingProject(em, principal, projectId)).branding ?? {};
+}
+
+/** Replaces the hosted-page branding. */
+export async function setBranding(em: EntityManager, principal: Principal, projectId: string, branding: TBranding): Promise<TBranding> {
+  const p = await actingProject(em, principal, projectId);
+  p.branding = { ...branding };
+  p.updatedAt = new Date();
+  await em.flush();
+  return branding;
 }
 
 /**

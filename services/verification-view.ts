@@ -1,4 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../domain/principal.js';
 import type { IVerification } from '../db/entities/index.js';
+import { findOwnCase } from './tenancy.js';
 
 /** The integrator's view of a Case (`GET /v1/verifications/{id}` and list items). */
 export function viewVerification(v: IVerification, opts: { includeResult: boolean }) {
@@ -22,4 +25,9 @@ export function viewVerification(v: IVerification, opts: { includeResult: boolea
     created_at: v.createdAt.toISOString(),
     updated_at: v.updatedAt.toISOString(),
   };
+}
+
+/** `GET /v1/verifications/{id}`: the principal's Case with its full result once complete. */
+export async function getVerification(em: EntityManager, principal: Principal, caseId: string) {
+  return viewVerification(await findOwnCase(em, principal, caseId), { includeResult: true });
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { colourAt, type TLivenessChallenge } from '../domain/liveness.js';
 import { videosDir } from '../engine/assets.js';
-import { decodeClip } from '../engine/faces/testing/clips.js';
+import { decodeClip } from '../tools/faces/testing/clips.js';
 
 /** A plain card-like document image for platform tests that only need a valid image. */
 export async function documentImageForTests(): Promise<Buffer> {
@@ -25,7 +25,7 @@ export async function livenessFramesForTests(challenge: TLivenessChallenge, fps 
  * face as portrait), with its ground truth: the document engine reads real identity data from it.
  */
 export async function genuinePassportForTests(seed = 7): Promise<{ image: Buffer; truth: { given_names: string; surnames: string; date_of_birth: string; document_number: string } }> {
-  const { renderDocument, photograph, availablePortraits } = await import('../engine/corpus/index.js');
+  const { renderDocument, photograph, availablePortraits } = await import('../tools/corpus/index.js');
   const doc = await renderDocument({ template: 'moz-passport', seed, portrait: availablePortraits()[0] });
   const scene = await photograph(doc.image, seed);
   const id = doc.truth.identity;

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../platform/temporal-server.js';
-import { startStack } from '../platform/stack.js';
+import { startStack } from '../scripts/stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: { apiUrl: string; databaseUrl: string; temporalAddress: string; dataDir: string; logFile: string; env: Record<string, string> };
+    stack: { apiUrl: string; standins: { googleIssuer: string; githubBase: string }; databaseUrl: string; temporalAddress: string; dataDir: string; logFile: string; env: Record<string, string> };
   }
 }
 
@@ -36,10 +36,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // test/integration/abuse-limits.test.ts starts api processes of its own with tight limits.
       RATE_LIMIT_SIGNUP: '100000/1h',
       RATE_LIMIT_ANONYMOUS: '100000/1m',
+      RATE_LIMIT_SIGN_IN: '100000/1m',
     },
   });
   const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT|RATE_LIMIT)/.test(k))) as Record<string, string>;
-  project.provide('stack', { apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
+  project.provide('stack', { apiUrl: stack.apiUrl, standins: { googleIssuer: stack.standins!.google.issuer, githubBase: stack.standins!.github.oauthBase }, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
   return async () => {
     await stack.stop();
     // KEEP_TEST_DATA=1 keeps the data directory and services.log for debugging.

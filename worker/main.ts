@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { createEngineRegistry } from '../activities/engines.js';
+import { describeUnhonoured, unhonouredStamps } from '../activities/stamps.js';
 import { createOrm } from '../db/orm.js';
 import { createLocalBlobStore } from '../platform/blob-store.js';
 import { loadConfig } from '../platform/config.js';
@@ -18,6 +19,16 @@ if (!config.databaseUrl) throw new Error('DATABASE_URL is required for the worke
 // The SDK's own lifecycle chatter stays at warn; our logs carry the Case events.
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const orm = await createOrm(config.databaseUrl);
+// Refuse to start rather than fail live Cases one by one: every engine profile and policy revision
+// stamped on a non-terminal Case must be one this build has (activities/stamps.ts).
+const unhonoured = await unhonouredStamps(orm.em.fork());
+if (unhonoured.length > 0) {
+  const message = describeUnhonoured(unhonoured);
+  log.fatal({ unhonoured }, message);
+  process.stderr.write(`worker refused to start: ${message}\n`);
+  await orm.close();
+  process.exit(78); // EX_CONFIG: a deployment problem, not a crash to restart into
+}
 const blobs = createLocalBlobStore(config.blobDir, config.blobKey);
 const engines = createEngineRegistry(log);
 const connection = await NativeConnection.connect({ address: config.temporal.address });

@@ -21,8 +21,8 @@ const replay = (history: unknown) => Worker.runReplayHistory({ workflowBundle: b
 
 describe('Case workflow replay (recorded histories against the current code)', () => {
   const recorded = readdirSync(fileURLToPath(new URL('./histories/', import.meta.url))).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
-  it('has recorded histories of both Case paths', () => {
-    expect(recorded).toEqual(expect.arrayContaining(['case-submitted-completed', 'case-expired-unsubmitted']));
+  it('has recorded histories of every Case path (completed, expired, failed)', () => {
+    expect(recorded).toEqual(expect.arrayContaining(['case-submitted-completed', 'case-expired-unsubmitted', 'case-submitted-failed']));
   });
 
   it.each(recorded)('replays %s', async (name) => {
@@ -35,5 +35,21 @@ describe('Case workflow replay (recorded histories against the current code)', (
     expect(scheduled.activityTaskScheduledEventAttributes.activityType.name).toBe('startProcessing');
     scheduled.activityTaskScheduledEventAttributes.activityType.name = 'chargeCustomer';
     await expect(replay(history)).rejects.toBeInstanceOf(DeterminismViolationError);
+  });
+});
+
+describe('the recorded failed path', () => {
+  it('is a Case whose checks failed non-retryably, failed once and notified with verification.failed', () => {
+    type Scheduled = { activityType: { name: string }; input?: { payloads?: { data?: string }[] } };
+    const events: { eventType: string; activityTaskScheduledEventAttributes?: Scheduled }[] = load('case-submitted-failed').events;
+    const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+    const names = scheduled.map((a) => a.activityType.name);
+    expect(names).toContain('failCase');
+    expect(names).not.toContain('finalizeCase');
+    const webhook = scheduled.at(-1)!;
+    expect(webhook.activityType.name).toBe('deliverWebhook');
+    const args = (webhook.input?.payloads ?? []).map((p) => JSON.parse(Buffer.from(p.data ?? '', 'base64').toString('utf8')));
+    expect(args[1]).toBe('verification.failed');
+    expect(events.at(-1)!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
   });
 });

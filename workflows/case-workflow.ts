@@ -46,8 +46,11 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   if (!(await condition(() => submitted, waitMs))) {
     stage = 'expired';
     const expired = await db.expireCase(input.caseId);
-    if (expired.changed) await hooks.deliverWebhook(input.caseId, 'verification.completed');
-    return { caseId: input.caseId, status: expired.status, assessment: 'assessment_incomplete', summaryReasons: ['capture_expired'] };
+    // `failed` only when this build lacks the Case's policy revision (activities/stamps.ts); recorded
+    // histories never took that branch, so replaying them issues the same commands.
+    const failed = expired.status === 'failed';
+    if (expired.changed) await hooks.deliverWebhook(input.caseId, failed ? 'verification.failed' : 'verification.completed');
+    return { caseId: input.caseId, status: expired.status, assessment: 'assessment_incomplete', summaryReasons: [failed ? 'unknown_policy_revision' : 'capture_expired'] };
   }
 
   stage = 'processing';

@@ -5,12 +5,12 @@ import { CheckResult, FlowVersion } from '../../db/entities/index.js';
 import { createAuthenticityEngine, type AuthenticityEngine } from '../../engine/authenticity/index.js';
 import { createDocumentEngine, type DocumentEngine } from '../../engine/document/index.js';
 import { createFaceEngine, type FaceEngine } from '../../engine/faces/index.js';
-import { engineProfile } from '../../engine/profiles.js';
 import type { ActivityDeps } from '../deps.js';
 import { saveOutcome } from '../check-store.js';
 import { loadCaseInputs, type CaseInputs } from '../case-inputs.js';
 import { storeDerived } from '../derived-uploads.js';
 import { withHeartbeat } from '../heartbeat.js';
+import { stampedProfile } from '../stamps.js';
 import { recordMatch, recordMatchSettingsOf, RECORD_MATCH_COMPONENT, type Collected } from './record-match.js';
 
 const RANK: Record<string, number> = { failed: 3, review: 2, passed: 1, not_applicable: 0, unavailable: 4 };
@@ -29,9 +29,19 @@ function applicantFor(inputs: CaseInputs) {
  */
 export function createCheckActivities(deps: ActivityDeps) {
   const em = () => deps.orm.em.fork();
-  const documentEngine = (profileId: string) => deps.engines.get<DocumentEngine>(`document:${profileId}`, () => createDocumentEngine(engineProfile(profileId).document));
-  const faceEngine = (profileId: string) => deps.engines.get<FaceEngine>(`faces:${profileId}`, () => createFaceEngine(engineProfile(profileId).faces));
-  const authenticityEngine = (profileId: string) => deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () => createAuthenticityEngine(engineProfile(profileId).authenticity));
+  // An unknown profile id fails the activity non-retryably (stampedProfile) before any engine is looked up.
+  const documentEngine = (profileId: string) => {
+    const profile = stampedProfile(profileId);
+    return deps.engines.get<DocumentEngine>(`document:${profileId}`, () => createDocumentEngine(profile.document));
+  };
+  const faceEngine = (profileId: string) => {
+    const profile = stampedProfile(profileId);
+    return deps.engines.get<FaceEngine>(`faces:${profileId}`, () => createFaceEngine(profile.faces));
+  };
+  const authenticityEngine = (profileId: string) => {
+    const profile = stampedProfile(profileId);
+    return deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () => createAuthenticityEngine(profile.authenticity));
+  };
 
   return {
     async runDocumentChecks(caseId: string): Promise<TCheckSummary[]> {
@@ -78,7 +88,10 @@ export function createCheckActivities(deps: ActivityDeps) {
           try {
             outcomes.push(await slot.engine.analyze({ bytes: await inputs.bytes(u), kind, sessionStartedAt: v.createdAt, submittedAt: v.submittedAt ?? undefined }));
           } catch (err) {
-            outcomes.push(unavailableOutcome('authenticity', 'authenticity-engine', (err as { code?: string }).code ?? 'authenticity_error'));
+            // The image could not be analysed: the check says so (`unavailable`, never a pass) and the log says why.
+            const code = (err as { code?: string }).code ?? 'authenticity_error';
+            deps.log.warn({ caseId, kind, code, err: (err as Error).message?.slice(0, 200) }, 'authenticity analysis failed; check unavailable for this image');
+            outcomes.push(unavailableOutcome('authenticity', 'authenticity-engine', code));
           }
         }
         if (outcomes.length === 0) return saveOutcome(e, caseId, unavailableOutcome('authenticity', 'authenticity-engine', 'no_document_image'));

@@ -1,25 +1,21 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCaptureSession, ZProblem, ZSubmitBody, ZSubmitResponse, ZTokenParams, ZUploadKind, ZUploadResponse, type TUploadKind } from '../../domain/api-schemas.js';
 import { AppError } from '../../domain/errors.js';
-import { REPO_ROOT } from '../../engine/assets.js';
-import { Upload, type IVerification } from '../../db/entities/index.js';
+import type { IVerification } from '../../db/entities/index.js';
+import { readHostedAsset } from '../../hosted/assets.js';
 import { errorPage, capturePage } from '../../hosted/pages.js';
 import { pickLocale } from '../../hosted/i18n.js';
 import QRCode from 'qrcode';
 import { ZLivenessChallenge } from '../../domain/liveness.js';
 import { mintCaptureSession, onboardingUrl } from '../../services/case-links.js';
 import { startLivenessChallenge } from '../../services/liveness-challenge.js';
-import { projectBranding, resolveLinkCode, resolveSession, storeUpload, submitCapture } from '../../services/capture.js';
+import { listCaseUploads, projectBranding, resolveLinkCode, resolveSession, storeUpload, submitCapture } from '../../services/capture.js';
 
 // CSP (with the per-response style nonce), frame-ancestors, nosniff and the referrer policy come
 // from api/plugins/security-headers.ts, on every response.
 const PAGE_HEADERS = { 'cache-control': 'no-store' };
-
-const STATIC: Record<string, string> = { 'capture.js': 'text/javascript', 'capture.css': 'text/css' };
 
 async function sessionOrThrow(req: FastifyRequest, token: string): Promise<{ verification: IVerification; expiresAt: Date }> {
   const s = await resolveSession(req.em, token);
@@ -33,10 +29,9 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/hosted/:file', { schema: { hide: true, params: z.object({ file: z.string() }) } }, async (req, reply) => {
-    const type = STATIC[req.params.file];
-    if (!type) throw new AppError('not_found', 'No such asset.');
-    const body = await readFile(path.join(REPO_ROOT, 'hosted', req.params.file));
-    return reply.type(type).header('cache-control', 'public, max-age=300').send(body);
+    const asset = await readHostedAsset(req.params.file);
+    if (!asset) throw new AppError('not_found', 'No such asset.');
+    return reply.type(asset.type).header('cache-control', 'public, max-age=300').send(asset.body);
   });
 
   const sendPage = (reply: FastifyReply, status: number, body: string) => reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
@@ -63,18 +58,18 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     schema: { tags: ['capture'], summary: 'The capture session: accepted documents, steps, branding, expiry', params: ZTokenParams, response: { 200: ZCaptureSession, 401: ZProblem, 410: ZProblem } },
   }, async (req, reply) => {
     const { verification: v, expiresAt } = await sessionOrThrow(req, req.params.token);
-    const uploads = await req.em.find(Upload, { verificationId: v.id }, { orderBy: { createdAt: 'asc' } });
+    const uploads = await listCaseUploads(req.em, v.id);
     reply.headers({ 'cache-control': 'no-store' });
     return {
       case_id: v.id,
       status: v.status as z.infer<typeof ZCaptureSession>['status'],
       accepted_documents: v.acceptedDocuments,
       steps: ['document_front', 'document_back', 'liveness'],
-      challenge: (v.livenessChallenge as Record<string, unknown> | null) ?? null,
+      challenge: v.livenessChallenge ?? null,
       branding: await projectBranding(req.em, v.projectId),
       locale: pickLocale(v.locale, req.headers['accept-language']),
       expires_at: expiresAt.toISOString(),
-      uploads: uploads.map((u) => ({ upload_id: u.id, kind: u.kind as TUploadKind })),
+      uploads,
     };
   });
 

@@ -1,24 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ZProblem } from '../../domain/api-schemas.js';
+import { ZFlowList, ZFlowSlugParams, ZIntakeBody, ZIntakeResponse, ZPrimitivesRegistry, ZProblem } from '../../domain/api-schemas.js';
 import { primitivesRegistry } from '../../domain/primitives.js';
-import { Flow } from '../../db/entities/index.js';
-import { runIntake, ZIntakeBody, ZIntakeResponse } from '../../services/intake.js';
+import { listFlows } from '../../services/flows.js';
+import { runIntake } from '../../services/intake.js';
 import { requireApiKey } from '../plugins/api-key-auth.js';
-
-const ZPrimitives = z
-  .object({ version: z.number(), primitives: z.array(z.object({ type: z.string(), version: z.number(), title: z.string(), description: z.string(), settings_schema: z.record(z.string(), z.unknown()) })) })
-  .meta({ id: 'PrimitivesRegistry' });
-const ZFlowList = z
-  .object({ data: z.array(z.object({ id: z.string(), slug: z.string(), name: z.string(), active: z.boolean(), current_version: z.number().int(), created_at: z.string(), updated_at: z.string() })) })
-  .meta({ id: 'FlowList' });
 
 export async function flowRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/v1/primitives', {
-    schema: { tags: ['flows'], summary: 'Public registry of the composable verification pieces (no key needed)', response: { 200: ZPrimitives } },
+    schema: { tags: ['flows'], summary: 'Public registry of the composable verification pieces (no key needed)', response: { 200: ZPrimitivesRegistry } },
   }, async (_req, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return primitivesRegistry();
@@ -27,17 +19,14 @@ export async function flowRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/v1/flows', {
     preHandler: requireApiKey,
     schema: { tags: ['flows'], summary: "The project's Flows with their current version", security: [{ apiKey: [] }], response: { 200: ZFlowList, 401: ZProblem } },
-  }, async (req) => {
-    const flows = await req.em.find(Flow, { projectId: req.project.id }, { orderBy: { createdAt: 'asc' } });
-    return { data: flows.map((f) => ({ id: f.id, slug: f.slug, name: f.name, active: f.active, current_version: f.currentVersion, created_at: f.createdAt.toISOString(), updated_at: f.updatedAt.toISOString() })) };
-  });
+  }, async (req) => ({ data: await listFlows(req.em, req.principal) }));
 
   app.post('/v1/flows/:slug/intake', {
     preHandler: requireApiKey,
     schema: {
       tags: ['flows'], summary: 'Run a Flow: creates a Case of its current version and its link', security: [{ apiKey: [] }],
-      params: z.object({ slug: z.string().min(1).max(64) }), body: ZIntakeBody,
+      params: ZFlowSlugParams, body: ZIntakeBody,
       response: { 201: ZIntakeResponse, 400: ZProblem, 401: ZProblem, 404: ZProblem, 422: ZProblem, 503: ZProblem },
     },
-  }, async (req, reply) => reply.code(201).send(await runIntake(req.deps, req.project, req.params.slug, req.body)));
+  }, async (req, reply) => reply.code(201).send(await runIntake(req.deps, req.principal, req.params.slug, req.body)));
 }

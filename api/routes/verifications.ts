@@ -4,11 +4,11 @@ import {
   ZCreatedVerification, ZCreateVerificationBody, ZErasureReceipt, ZIdParams, ZListVerificationsQuery, ZProblem, ZVerification, ZVerificationList,
 } from '../../domain/api-schemas.js';
 import { AppError } from '../../domain/errors.js';
-import { Verification } from '../../db/entities/index.js';
 import { createVerification } from '../../services/create-verification.js';
 import { eraseVerification } from '../../services/erase-verification.js';
 import { listVerifications } from '../../services/list-verifications.js';
-import { viewVerification } from '../../services/verification-view.js';
+import { findOwnCase } from '../../services/tenancy.js';
+import { getVerification } from '../../services/verification-view.js';
 import { requireApiKey } from '../plugins/api-key-auth.js';
 
 const security = [{ apiKey: [] }];
@@ -18,19 +18,13 @@ export async function verificationRoutes(fastify: FastifyInstance): Promise<void
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.addHook('preHandler', requireApiKey);
 
-  const ownCase = async (req: { em: import('@mikro-orm/postgresql').EntityManager; project: { id: string } }, id: string) => {
-    const v = await req.em.findOne(Verification, { id, projectId: req.project.id });
-    if (!v) throw new AppError('not_found', 'No such verification.');
-    return v;
-  };
-
   app.post('/v1/verifications', {
     schema: {
       tags: ['verifications'], summary: 'Create a verification; answers at once, the result arrives by webhook or polling', security,
       body: ZCreateVerificationBody, response: { 201: ZCreatedVerification, ...errs },
     },
   }, async (req, reply) => {
-    const created = await createVerification(req.deps, req.project, req.body);
+    const created = await createVerification(req.deps, req.principal, req.body);
     return reply.code(201).send({
       id: created.id,
       type: 'kyc' as const,
@@ -44,23 +38,21 @@ export async function verificationRoutes(fastify: FastifyInstance): Promise<void
 
   app.get('/v1/verifications', {
     schema: { tags: ['verifications'], summary: 'List verifications, newest first, with cursor pagination and filters', security, querystring: ZListVerificationsQuery, response: { 200: ZVerificationList, ...errs } },
-  }, async (req) => {
-    const page = await listVerifications(req.em, req.project.id, req.query);
-    return { data: page.items.map((v) => viewVerification(v, { includeResult: false })), next_cursor: page.nextCursor };
-  });
+  }, async (req) => listVerifications(req.em, req.principal, req.query));
 
   app.get('/v1/verifications/:id', {
     schema: { tags: ['verifications'], summary: 'Status and assessment; the full result with per-check evidence once complete', security, params: ZIdParams, response: { 200: ZVerification, ...errs } },
-  }, async (req) => viewVerification(await ownCase(req, req.params.id), { includeResult: true }));
+  }, async (req) => getVerification(req.em, req.principal, req.params.id));
 
   app.delete('/v1/verifications/:id', {
     schema: { tags: ['verifications'], summary: 'Erase PII at any status; returns a PII-safe receipt (the same one on repeat)', security, params: ZIdParams, response: { 200: ZErasureReceipt, ...errs } },
-  }, async (req) => eraseVerification(req.deps, await ownCase(req, req.params.id)));
+  }, async (req) => eraseVerification(req.deps, req.principal, req.params.id));
 
   app.post('/v1/verifications/:id/ubos', {
     schema: { tags: ['verifications'], summary: 'Beneficial owners (KYB): not in this release', security, params: ZIdParams, response: { ...errs } },
   }, async (req) => {
-    await ownCase(req, req.params.id);
+    // Another project's Case is 404 before the feature answer, so ids never leak.
+    await findOwnCase(req.em, req.principal, req.params.id);
     throw new AppError('kyb_not_available', 'Beneficial-owner declarations are KYB, which is not available in this release.');
   });
 }

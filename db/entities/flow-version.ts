@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import type { TTemplateDefinition } from '../../domain/primitives.js';
 
 /** An immutable published version of a Flow: the definition snapshot its Cases run with. */
 export const FlowVersion = defineEntity({
@@ -10,7 +11,7 @@ export const FlowVersion = defineEntity({
     flowId: p.string().length(40),
     version: p.integer(),
     templateId: p.string().length(40),
-    definition: p.json<Record<string, unknown>>(),
+    definition: p.json<TTemplateDefinition>(),
     createdAt: p.datetime(),
   },
 });

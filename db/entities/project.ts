@@ -1,11 +1,13 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import type { TBranding } from '../../domain/api-schemas.js';
 
-/** A project is the tenant of the machine API: keys, webhook, branding and Cases belong to it. */
+/** A project is the tenant of the machine API: keys, webhook, branding and Cases belong to it; it belongs to an org. */
 export const Project = defineEntity({
   name: 'Project',
   tableName: 'projects',
   properties: {
     id: p.string().length(40).primary(),
+    orgId: p.string().length(40).index(),
     name: p.string().length(200),
     sandbox: p.boolean(),
     webhookUrl: p.text().nullable(),
@@ -17,7 +19,7 @@ export const Project = defineEntity({
      */
     webhookPreviousSecrets: p.json<Array<{ secretEnc: string; expiresAt: string }>>().nullable(),
     webhookIncludeResult: p.boolean().default(false),
-    branding: p.json<Record<string, unknown>>().nullable(),
+    branding: p.json<TBranding>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

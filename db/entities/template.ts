@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import type { TTemplateDefinition } from '../../domain/primitives.js';
 
 /** A flow blueprint built from primitives. Its definition is immutable once a Flow uses it. */
 export const Template = defineEntity({
@@ -8,7 +9,7 @@ export const Template = defineEntity({
     id: p.string().length(40).primary(),
     projectId: p.string().length(40).index(),
     name: p.string().length(200),
-    definition: p.json<Record<string, unknown>>(),
+    definition: p.json<TTemplateDefinition>(),
     createdAt: p.datetime(),
   },
 });

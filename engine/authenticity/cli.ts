@@ -5,11 +5,19 @@ import type { Zone } from './zones.js';
 
 /**
  * `npm run engine -- authenticity [--kind document_back] [--session-start ISO] [--submitted ISO]
- *  [--zones zones.json] <image>...` → one JSON line per file:
+ *  [--zones zones.json] [--files-from list.txt|-] <image>...` → one JSON line per file:
  * `{ file, score, status, reasons, signals, models, duration_ms }`, or `{ file, error }` with a
  * PII-free error code. `zones.json` is an array of `{ name, x, y, width, height }` applied to
- * every file (or an object keyed by file path).
+ * every file (or an object keyed by file path). `--files-from` reads more paths, one per line
+ * (`-` = stdin): a long batch must not travel on argv, where it would crash ONNX Runtime
+ * (engine/onnx-guard.ts). A file that fails gets its error line and the batch goes on.
  */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -19,10 +27,16 @@ export async function main(argv: string[]): Promise<void> {
       'session-start': { type: 'string' },
       submitted: { type: 'string' },
       zones: { type: 'string' },
+      'files-from': { type: 'string' },
     },
   });
-  if (positionals.length === 0) {
-    process.stderr.write('usage: npm run engine -- authenticity [--kind document_front|document_back] [--session-start ISO] [--submitted ISO] [--zones zones.json] <image>...\n');
+  const files = [...positionals];
+  if (values['files-from']) {
+    const list = values['files-from'] === '-' ? await readStdin() : await readFile(values['files-from'], 'utf8');
+    files.push(...list.split(/\r?\n/).filter((line) => line.trim() !== ''));
+  }
+  if (files.length === 0) {
+    process.stderr.write('usage: npm run engine -- authenticity [--kind document_front|document_back] [--session-start ISO] [--submitted ISO] [--zones zones.json] [--files-from list.txt|-] <image>...\n');
     process.exitCode = 2;
     return;
   }
@@ -30,7 +44,7 @@ export async function main(argv: string[]): Promise<void> {
   const zonesArg = values.zones ? (JSON.parse(await readFile(values.zones, 'utf8')) as Zone[] | Record<string, Zone[]>) : undefined;
   const engine = await createAuthenticityEngine();
   try {
-    for (const file of positionals) {
+    for (const file of files) {
       try {
         const bytes = await readFile(file);
         const zones = Array.isArray(zonesArg) ? zonesArg : zonesArg?.[file];

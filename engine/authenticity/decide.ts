@@ -1,4 +1,4 @@
-import type { SampleLabel } from './attacks/types.js';
+import type { SampleLabel } from './labels.js';
 import type { ClassifierOutput } from './model/classifier.js';
 import type { AuthenticitySettings } from './settings.js';
 import { signal, type Signal, type SignalCode } from './signals.js';

@@ -11,6 +11,7 @@ import { BLOCK, errorLevelMaps } from './forensics/error-level.js';
 import { noiseResidualMap } from './forensics/noise-residual.js';
 import { shiftedGridLattice, type ShiftedGridResult } from './forensics/shifted-grid.js';
 import { spectralFeatures, type SpectralFeatures } from './forensics/spectral.js';
+import { TILE_FEATURE_NAMES, tileMaps, type TileMaps } from './forensics/tile-maps.js';
 import type { QuantizationFingerprint } from './metadata/quantization.js';
 import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from './zones.js';
 
@@ -81,9 +82,10 @@ export const COMPRESSION_HISTORY_FEATURES = [
  * The full vector, always computed. A feature set is a prefix of it: the v1 model (released in
  * engine profile ep-2026.11-1) reads the first FEATURE_SETS.v1 values, exactly as before.
  */
-export const FEATURE_NAMES = [...FEATURE_NAMES_V1, ...COMPRESSION_HISTORY_FEATURES] as const;
+export const FEATURE_NAMES = [...FEATURE_NAMES_V1, ...COMPRESSION_HISTORY_FEATURES, ...TILE_FEATURE_NAMES] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
-export const FEATURE_SETS = { v1: FEATURE_NAMES_V1.length, v2: FEATURE_NAMES.length } as const;
+/** v3 (settings v5) adds the within-image tile maps (forensics/tile-maps.ts). */
+export const FEATURE_SETS = { v1: FEATURE_NAMES_V1.length, v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length, v3: FEATURE_NAMES.length } as const;
 export type FeatureSet = keyof typeof FEATURE_SETS;
 
 export interface ForensicParts {
@@ -91,6 +93,8 @@ export interface ForensicParts {
   compressionHistory: CompressionHistory;
   /** Null unless the settings ask for the shifted-grid search (settings v3 on). */
   shiftedGrid: ShiftedGridResult | null;
+  /** Null unless the settings' feature set reads them (v3, settings v5 on). */
+  tiles: TileMaps | null;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -116,7 +120,7 @@ export async function extractFeatures(
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
   coefficients: LumaCoefficients | null = null,
-  options: { shiftedGrid?: boolean } = {},
+  options: { shiftedGrid?: boolean; tiles?: boolean } = {},
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -166,6 +170,10 @@ export async function extractFeatures(
   const history = analyzeCompressionHistory(coefficients, native);
   // Not a model input (no model was trained on it): a rule of its own, so only run when asked.
   const shifted = options.shiftedGrid ? shiftedGridLattice(luma, native.width, native.height) : null;
+  // Older feature sets never read these values: zeros keep their vectors (and cost) unchanged.
+  const tiles = options.tiles
+    ? tileMaps(luma, native.width, native.height, noise, ela.elaPerTexture, ela.gradient, image.format === 'jpeg' ? coefficients : null, native)
+    : null;
 
   const values: number[] = [
     (quantization?.lumaQuality ?? 100) / 100,
@@ -222,6 +230,7 @@ export async function extractFeatures(
     // Per cent of coefficients: keeps the trees' split points in a readable range.
     history.recompressChanged * 100,
     history.recompressIdentical,
+    ...(tiles ? tiles.features : TILE_FEATURE_NAMES.map(() => 0)),
   ];
   if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
   const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));
@@ -231,6 +240,7 @@ export async function extractFeatures(
       doubleCompression: dq,
       compressionHistory: history,
       shiftedGrid: shifted,
+      tiles,
       grid,
       copyMove,
       spectral,

@@ -35,6 +35,7 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
   const coefficients = image.format === 'jpeg' ? readLumaCoefficients(input.bytes) : null;
   const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients, {
     shiftedGrid: settings.shiftedGridMinAgreement !== undefined,
+    tiles: settings.featureSet === 'v3',
   });
   return { image, metadata, features };
 }

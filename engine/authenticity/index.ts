@@ -9,7 +9,7 @@ import { signal, type Signal } from './signals.js';
 import type { Zone } from './zones.js';
 
 export { AuthenticityError, AUTHENTICITY_ERROR_CODES, type AuthenticityErrorCode } from './errors.js';
-export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 export { SIGNAL_CODES, type Signal, type SignalCode } from './signals.js';
 
 export interface AuthenticityInput {
@@ -84,6 +84,19 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
       const modelApplies = !cfg.modelFormats || cfg.modelFormats.includes(image.format);
       const prediction = modelApplies ? await classifier.predict(features.values) : null;
       const model = prediction ? modelSignal(prediction, cfg) : null;
+      // Feature set v3: where the within-image maps disagree most, in the stored frame (EXIF
+      // orientation not applied), so the dashboard can box the region behind a model finding.
+      const regions = (parts.tiles?.boxes ?? []).map((b) => ({
+        x: b.x + image.native.left,
+        y: b.y + image.native.top,
+        width: b.width,
+        height: b.height,
+        score: round3(b.score),
+        tiles: b.tiles,
+      }));
+      if (model?.signal && regions.length && model.signal.code === 'tampering_suspected') {
+        model.signal.evidence.regions = regions.flatMap((r) => [r.x, r.y, r.width, r.height]);
+      }
       if (model?.signal) signals.push(model.signal);
       if (!modelApplies) signals.push(signal('not_camera_jpeg', 'weak', 'metadata', { format: image.format }));
       const floors = cfg.scoreFloorsFromStatus ? { review: cfg.modelReviewThreshold, strong: cfg.modelStrongThreshold } : undefined;
@@ -99,6 +112,8 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
         evidence: {
           kind: input.kind,
           settings_version: cfg.version,
+          // The operating point: what the model's thresholds mean (settings v5 states it).
+          ...(cfg.operatingPoint ? { operating_point: { review_threshold: cfg.modelReviewThreshold, strong_threshold: cfg.modelStrongThreshold, calibration: cfg.operatingPoint } } : {}),
           image: { format: image.format, width: image.width, height: image.height, orientation: image.orientation },
           signals,
           metadata: metadata.evidence,
@@ -130,6 +145,19 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
                   grid_phase: parts.shiftedGrid.phase,
                 }
               : null,
+            ...(parts.tiles
+              ? {
+                  tiles: {
+                    tile_px: 64,
+                    cols: parts.tiles.cols,
+                    rows: parts.tiles.rows,
+                    origin: [image.native.left, image.native.top],
+                    usable_tiles: parts.tiles.usable,
+                    channels: Object.fromEntries(Object.entries(parts.tiles.summary).map(([k, v]) => [k, { p99_z: round3(v.p99_z), cluster_share: round3(v.cluster) }])),
+                    boxes: regions,
+                  },
+                }
+              : {}),
             block_grid: { current: round3(parts.grid.current), shifted: round3(parts.grid.shifted) },
             copy_move: { score: round3(parts.copyMove.score), votes: parts.copyMove.votes },
             error_level: { p99_z: round3(parts.local.elaP99Z), cluster: round3(parts.local.elaCluster) },

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import type { TCheckName, TCheckOutcome } from '../../domain/checks.js';
 import { compareExact, compareNames, parseDate, type FieldComparison } from './compare.js';
 import { locateDocument, type Located } from './image/locate.js';
-import { normalizeImage } from './image/normalize.js';
+import { normalizeImage, type WorkingImage } from './image/normalize.js';
+import { scanMrz, type MrzScan } from './mrz/scan.js';
 import { birthDateIso, expiryDateIso, type ParsedMrz } from './mrz/parse.js';
 import type { GlyphReader } from './mrz/glyphs.js';
 import { readMrz, type MrzRead } from './mrz/read.js';
@@ -11,7 +12,7 @@ import type { TDocumentEngineSettings } from './settings.js';
 import { templateFor } from './templates/catalogue.js';
 import { isHard, plausibleMrz, templateRules, type RuleResult } from './templates/rules.js';
 import type { DocumentTemplate, Side } from './templates/types.js';
-import { readVisualZone, type VisualField } from './visual/read.js';
+import { readCaptions, readVisualZone, type VisualField } from './visual/read.js';
 
 export type DocumentType = 'passport' | 'national_id' | 'driving_licence' | 'residence_permit';
 export interface AnalyzeInput {
@@ -37,7 +38,7 @@ export interface AnalyzeResult {
 
 interface Signal { reason: string; hard: boolean }
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-interface Workers { mrz: OcrWorker; visual: OcrWorker; glyph: () => Promise<GlyphReader | undefined>; models: ModelStamp[] }
+interface Workers { mrz: OcrWorker; visual: OcrWorker; glyph: () => Promise<GlyphReader | undefined>; models: ModelStamp[]; language?: (lang: 'por' | 'spa') => OcrWorker | undefined }
 
 /** failed beats review beats passed; an outcome with no signals passed. */
 function outcome(check: TCheckName, settings: TDocumentEngineSettings, signals: Signal[], score: number | null, evidence: Record<string, unknown>, ms: number, models: ModelStamp[] = []): TCheckOutcome {
@@ -109,9 +110,21 @@ function compareApplicant(applicant: NonNullable<AnalyzeInput['applicant']>, ex:
   return out;
 }
 
-async function sideImage(bytes: Buffer, t: DocumentTemplate, s: TDocumentEngineSettings): Promise<Located> {
-  const img = await normalizeImage(bytes, s);
-  return await locateDocument(img, { width: Math.round(t.sizeMm.width * s.pxPerMm), height: Math.round(t.sizeMm.height * s.pxPerMm) });
+async function sideImage(bytes: Buffer, t: DocumentTemplate, s: TDocumentEngineSettings): Promise<Located & { working: WorkingImage }> {
+  const img = await normalizeImage(bytes, { ...s, acceptBmp: s.scan?.acceptBmp });
+  return { ...(await locateDocument(img, { width: Math.round(t.sizeMm.width * s.pxPerMm), height: Math.round(t.sizeMm.height * s.pxPerMm) })), working: img };
+}
+
+/** 2.x: the MRZ found anywhere in the uploaded photo, in the shape the rest of the analysis expects. */
+async function scannedMrz(img: WorkingImage, t: DocumentTemplate, s: TDocumentEngineSettings, mrz: OcrWorker): Promise<{ read: MrzRead; scan: MrzScan }> {
+  const scan = await scanMrz(img, { tesseract: mrz }, { ...s.scan!, timeoutMs: s.ocr.mrzTimeoutMs, plausible: (p) => plausibleMrz(t, p) });
+  const read: MrzRead = {
+    parsed: scan.parsed, valid: scan.valid,
+    // Unconfirmed reads are never trusted; a misprinted check digit confirmed by two reads is evidence.
+    stable: scan.nameConfirmed, confidence: scan.confidence, reader: scan.parsed ? 'tesseract' : 'none', nameCrossChecked: scan.nameConfirmed,
+    attempts: scan.attempts.map((a) => ({ variant: `${a.source}#${a.band}${a.flipped ? ':180' : ''}`, lines: a.lines, valid: a.checks > 0 && a.checksOk === a.checks, confidence: 0, ms: a.ms })),
+  };
+  return { read, scan };
 }
 
 export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSettings, workers: Workers): Promise<AnalyzeResult> {
@@ -135,7 +148,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   const expectedState = template.country === '*' ? country : template.country;
   const tierSignals: Signal[] = template.tier === 'uncalibrated' ? [{ reason: 'uncalibrated_document_scope', hard: false }] : [];
 
-  let sides: Partial<Record<Side, Located>>;
+  let sides: Partial<Record<Side, Located & { working: WorkingImage }>>;
   try {
     sides = { front: await sideImage(input.front, template, s) };
     if (input.back) sides.back = await sideImage(input.back, template, s);
@@ -154,14 +167,25 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   const front = sides.front!;
   let mrzRead: MrzRead;
   let visual: Record<string, VisualField>;
+  let scan: (MrzScan & { fallback?: string }) | undefined;
+  const templateRead = async () => readMrz(mrzSide.image, template.mrz.band, template.mrz.format, { tesseract: workers.mrz, glyph: await workers.glyph() }, {
+    timeoutMs: s.ocr.mrzTimeoutMs, maxAttempts: s.ocr.maxMrzAttempts, plausible: (p) => plausibleMrz(template, p),
+    pitchPx: 2.54 * s.pxPerMm, glyphNameMargin: s.thresholds.glyphNameMargin, minConfidence: s.thresholds.mrzMinConfidence,
+    // A LOW-confidence number shape could turn a genuine digit into a letter and break its check digit.
+    numberShape: ['HIGH', 'MED'].includes(template.documentNumber.confidence) ? template.documentNumber.shape : undefined,
+  });
   try {
     [mrzRead, visual] = await Promise.all([
-      readMrz(mrzSide.image, template.mrz.band, template.mrz.format, { tesseract: workers.mrz, glyph: await workers.glyph() }, {
-        timeoutMs: s.ocr.mrzTimeoutMs, maxAttempts: s.ocr.maxMrzAttempts, plausible: (p) => plausibleMrz(template, p),
-        pitchPx: 2.54 * s.pxPerMm, glyphNameMargin: s.thresholds.glyphNameMargin, minConfidence: s.thresholds.mrzMinConfidence,
-        // A LOW-confidence number shape could turn a genuine digit into a letter and break its check digit.
-        numberShape: ['HIGH', 'MED'].includes(template.documentNumber.confidence) ? template.documentNumber.shape : undefined,
-      }),
+      s.scan ? scannedMrz(mrzSide.working, template, s, workers.mrz).then(async (r) => {
+        scan = r.scan;
+        if (r.read.valid) return r.read;
+        // Not found or not confirmed anywhere in the frame: the 1.x reader on the template's band of
+        // the found document (it reads the synthetic corpus at 100 %); whichever is valid wins.
+        const banded = await templateRead();
+        if (!banded.valid) return r.read;
+        scan = { ...r.scan, reason: undefined, fallback: 'template_band' };
+        return banded;
+      }) : templateRead(),
       readVisualZone(front.image, 'front', template.zones, workers.visual, s.ocr.visualTimeoutMs, template.documentNumber),
     ]);
   } catch (err) {
@@ -174,6 +198,14 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
     };
   }
 
+  // 2.x: the captions, read in the document's language (evidence that each value sits under its caption).
+  const lang = template.languages.find((l): l is 'por' | 'spa' => l === 'por' || l === 'spa');
+  const captionWorker = s.visualZone?.captions && lang ? workers.language?.(lang) : undefined;
+  const captions = captionWorker ? await readCaptions(front.image, 'front', template.zones, captionWorker, s.ocr.visualTimeoutMs).catch((err) => {
+    if (err instanceof DocumentEngineError) return undefined;
+    throw err;
+  }) : undefined;
+
   const mrz = mrzRead.parsed;
   const extracted = extractedFrom(mrz, visual, template, input.now);
   const ocrSignals: Signal[] = [...tierSignals];
@@ -183,7 +215,9 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   let visualComparisons: FieldComparison[] = [];
   if (!trustedRead) {
     ocrSignals.push({ reason: 'document_unreadable', hard: false });
+    if (scan?.reason) ocrSignals.push({ reason: scan.reason, hard: false });
   } else {
+    if (scan?.reason === 'mrz_check_digits_failed') ocrSignals.push({ reason: scan.reason, hard: false });
     if (!mrz!.checkDigitsValid) tplSignals.push({ reason: 'mrz_check_digit_mismatch', hard: true });
     if (mrz!.structureErrors.length) tplSignals.push({ reason: 'mrz_structure_invalid', hard: true });
     if (mrzRead.nameConflict) ocrSignals.push({ reason: 'mrz_name_uncertain', hard: false });
@@ -211,7 +245,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   }
 
   const vis = Object.fromEntries(Object.entries(visual).map(([k, v]) => [k, v.trusted ? v.text : undefined]));
-  const rules: RuleResult[] = trustedRead ? templateRules(template, mrz, vis, expectedState, input.now) : [];
+  const rules: RuleResult[] = trustedRead ? templateRules(template, mrz, vis, expectedState, input.now, { curpDateCheck: !!s.visualZone?.curpDateCheck }) : [];
   for (const r of rules.filter((rr) => !rr.ok)) tplSignals.push({ reason: r.reason, hard: isHard(r) });
   const aspect = front.quad ? front.aspect : null;
   const expectedAspect = template.sizeMm.width / template.sizeMm.height;
@@ -226,7 +260,9 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
     declared: input.declared, accepted, template: template.id, tier: template.tier,
     mrz: mrz ? { format: mrz.format, lines: mrz.lines, checks: mrz.checks, valid: mrzRead.valid, stable: mrzRead.stable, confidence: mrzRead.confidence, reader: mrzRead.reader, name_cross_checked: mrzRead.nameCrossChecked } : null,
     mrz_attempts: mrzRead.attempts,
-    visual, visual_vs_mrz: visualComparisons, applicant_vs_document: applicantComparisons,
+    ...(scan ? { mrz_scan: { reason: scan.reason ?? null, fallback: scan.fallback ?? null, line_confidence: scan.lineConfidence, name_confirmed: scan.nameConfirmed, corrections: scan.corrections, band: scan.band ?? null, bands_found: scan.bandsFound, kind: scan.parsed?.kind ?? null } } : {}),
+    visual, visual_vs_mrz: visualComparisons,
+    ...(captions ? { captions, captions_matched: Object.values(captions).filter((c) => c.matched).length, captions_total: Object.keys(captions).length } : {}), applicant_vs_document: applicantComparisons,
     located: { front: front.quad, aspect, expected_aspect: expectedAspect, back: sides.back?.quad ?? null },
   };
 

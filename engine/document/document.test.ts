@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { degrade, degradationFor, forgeDocument, photograph, renderDocument, type RenderedDocument } from '../corpus/index.js';
+import { degrade, degradationFor, forgeDocument, photograph, renderDocument, type RenderedDocument } from '../../tools/corpus/index.js';
 import { createDocumentEngine, type AnalyzeInput, type DocumentEngine } from './index.js';
 
 const NOW = new Date('2026-11-21T00:00:00Z');

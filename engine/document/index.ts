@@ -1,10 +1,13 @@
 import { analyzeDocument, type AnalyzeInput, type AnalyzeResult } from './analyze.js';
+import { normalizeImage } from './image/normalize.js';
 import { GlyphReader } from './mrz/glyphs.js';
-import { mrzWorker, verifyModels, visualWorker, type ModelStamp } from './ocr/workers.js';
+import { scanMrz, type MrzScan } from './mrz/scan.js';
+import { DocumentEngineError, languageDataPath, languageWorker, mrzWorker, sha256File, verifyModels, visualWorker, type ModelStamp, type OcrWorker } from './ocr/workers.js';
 import { resolveSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 
 export type { AnalyzeInput, AnalyzeResult, Extracted, DocumentType } from './analyze.js';
-export { DEFAULT_DOCUMENT_SETTINGS, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
+export type { MrzScan, MrzReason } from './mrz/scan.js';
+export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 export { DocumentEngineError, type ModelStamp } from './ocr/workers.js';
 
 export interface DocumentEngine {
@@ -12,6 +15,11 @@ export interface DocumentEngine {
   /** sha256 of every model and font that changes an answer; stamped into each outcome. */
   readonly models: ModelStamp[];
   analyze(input: AnalyzeInput): Promise<AnalyzeResult>;
+  /**
+   * 2.x settings only: find and read the MRZ anywhere in one image (no declared document needed).
+   * Throws `DocumentEngineError` for undecodable or oversized images; `scan_unavailable` under 1.x.
+   */
+  scanMrz(image: Buffer): Promise<MrzScan>;
   close(): Promise<void>;
 }
 
@@ -21,21 +29,39 @@ export interface DocumentEngine {
  */
 export async function createDocumentEngine(overrides?: DocumentEngineSettings): Promise<DocumentEngine> {
   const settings = resolveSettings(overrides);
-  const models = verifyModels(settings.tessdata.mrzSha256);
+  const models = verifyModels(settings.tessdata.mrzSha256, { glyphReader: settings.ocr.glyphReader });
   let glyph: Promise<GlyphReader> | undefined;
+  const languages = new Map<string, OcrWorker | undefined>();
+  if (settings.visualZone?.captions) {
+    // The caption models change answers under 2.x: stamp them like the others.
+    for (const lang of ['por', 'spa'] as const) {
+      const file = languageDataPath(lang);
+      if (file) models.push({ name: `tesseract-ocr-${lang}/${lang}.traineddata`, sha256: sha256File(file) });
+    }
+  }
   const workers = {
     mrz: mrzWorker(settings.tessdata.mrzSha256),
     visual: visualWorker(),
     // Built once from the OCR-B font at the rectified MRZ pitch (about 0.4 s).
-    glyph: () => (settings.ocr.glyphReader && models.some((m) => m.name.startsWith('fonts-ocr-b')) ? (glyph ??= GlyphReader.create(2.54 * settings.pxPerMm)) : Promise.resolve(undefined)),
+    glyph: () => (settings.ocr.glyphReader ? (glyph ??= GlyphReader.create(2.54 * settings.pxPerMm)) : Promise.resolve(undefined)),
     models,
+    language: (lang: 'por' | 'spa') => {
+      if (!settings.visualZone?.captions) return undefined;
+      if (!languages.has(lang)) languages.set(lang, languageWorker(lang) ?? undefined);
+      return languages.get(lang);
+    },
   };
   return {
     settings,
     models,
     analyze: (input) => analyzeDocument(input, settings, workers),
+    scanMrz: async (image) => {
+      if (!settings.scan) throw new DocumentEngineError('scan_unavailable', `${settings.version} has no MRZ scan`);
+      const img = await normalizeImage(image, { ...settings, acceptBmp: settings.scan.acceptBmp });
+      return scanMrz(img, { tesseract: workers.mrz }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
+    },
     close: async () => {
-      await Promise.all([workers.mrz.close(), workers.visual.close()]);
+      await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close())]);
     },
   };
 }

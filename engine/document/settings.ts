@@ -37,6 +37,22 @@ export const ZDocumentEngineSettings = z.object({
     /** Aspect ratio tolerance when checking the document against its template. */
     aspectTolerance: z.number().positive(),
   }),
+  /**
+   * 2.x: find the MRZ anywhere in the photo (classical text-band localisation, any rotation)
+   * instead of cropping the template's band from a found document outline. Absent in 1.x.
+   */
+  scan: z.object({
+    /** Longest side of the grey copy the band search runs on. */
+    workSide: z.number().int().positive(),
+    /** Candidate bands read (each upright, then turned 180° if the read makes no sense). */
+    maxBands: z.number().int().min(1).max(12),
+    /** MRZ line height in pixels the band is scaled to for tesseract. */
+    lineHeightPx: z.number().positive(),
+    /** Decode BMP uploads too (some scanners and vendor SDK samples write them). */
+    acceptBmp: z.boolean(),
+  }).optional(),
+  /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
+  visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
 });
 export type TDocumentEngineSettings = z.infer<typeof ZDocumentEngineSettings>;
 export type DocumentEngineSettings = Partial<TDocumentEngineSettings>;
@@ -50,6 +66,18 @@ export const DEFAULT_DOCUMENT_SETTINGS: TDocumentEngineSettings = {
   ocr: { glyphReader: true, mrzTimeoutMs: 8000, visualTimeoutMs: 8000, maxMrzAttempts: 5 },
   tessdata: { mrzSha256: 'ece2a54f125a73792f9cec74e6f8e62f6e5e00c7f19153ba865af689be5b5f01' },
   thresholds: { nameMatch: 0.9, nameMismatch: 0.75, glyphNameMargin: 0.06, mrzMinConfidence: 0.5, aspectTolerance: 0.12 },
+};
+
+/**
+ * document-engine 2.0 (engine profile ep-2026.11-5): MRZ found anywhere on real captures
+ * (`mrz/locate.ts`, `mrz/scan.ts`), every ICAO family (visas, French ID, long numbers, absent
+ * expiry), BMP accepted. Every 1.x value is kept.
+ */
+export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
+  ...DEFAULT_DOCUMENT_SETTINGS,
+  version: 'document-engine@2.0.0',
+  scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, acceptBmp: true },
+  visualZone: { captions: true, curpDateCheck: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -10,7 +10,7 @@ import { writeFramesDir } from './frames-dir.js';
 import { main as liveness } from './liveness-cli.js';
 import { loadFaceModels } from './models-bundle.js';
 import { DEFAULT_FACE_SETTINGS } from './settings.js';
-import { buildCapture, challengeForClip, seededRandom, stillFrames } from './testing/captures.js';
+import { buildCapture, challengeForClip, seededRandom, stillFrames } from '../../tools/faces/testing/captures.js';
 
 async function capture(run: () => Promise<void>): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCheckOutcome } from '../../domain/checks.js';
 import { facesDir } from '../assets.js';
 import { createFaceEngine, type FaceEngine } from './index.js';
-import { syntheticIdCard } from './testing/document.js';
+import { syntheticIdCard } from '../../tools/faces/testing/document.js';
 
 const face = (name: string) => readFile(path.join(facesDir(), name));
 

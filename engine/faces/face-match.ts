@@ -87,6 +87,9 @@ export async function matchFaces(models: FaceModels, settings: FaceEngineSetting
   const b = await models.recognizer.embed(doc.img, doc.face.landmarks);
   const similarity = cosineSimilarity(a, b);
   evidence.similarity = round(similarity);
+  // v2: how far the decision sits from the threshold (negative: below it), so a reviewer sees a
+  // thin margin; older settings keep their evidence as released.
+  if (settings.v2) evidence.margin = round(similarity - settings.match.threshold);
   // Two people of comparable size in the selfie: the largest may not be the applicant.
   if (selfie.others > 0) reasons.push('multiple_faces');
   let status: TCheckOutcome['status'];

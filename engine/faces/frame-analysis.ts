@@ -1,7 +1,8 @@
 import type { FaceModels } from './models-bundle.js';
 import type { DetectedFace } from './detector.js';
 import type { EyeState } from './eyes.js';
-import { estimatePose, type HeadPose } from './pose.js';
+import { estimatePose, estimateRigidPose, type HeadPose } from './pose.js';
+import type { MeshPoint } from './facemesh.js';
 import type { Box, Point, RgbImage } from './image.js';
 
 export interface FaceObservation {
@@ -19,6 +20,9 @@ export interface FaceObservation {
   sharpness: number;
   /** Distance between the eye centres in pixels, the unit for landmark motion. */
   eyeDistance: number;
+  /** v2: the 468-point mesh; `pose` then comes from its rigid points and `pose68` keeps the old fit. */
+  mesh?: MeshPoint[];
+  pose68?: HeadPose;
 }
 
 export interface FrameAnalysis {
@@ -79,8 +83,10 @@ export function skinPatch(landmarks: Point[]): Box {
   return { x: Math.min(x0, x1) + pad, y: y0 + pad, width: Math.max(1, Math.abs(x1 - x0) - 2 * pad), height: Math.max(1, y1 - y0 - pad) };
 }
 
-export async function observeFace(models: FaceModels, img: RgbImage, face: DetectedFace): Promise<FaceObservation> {
+export async function observeFace(models: FaceModels, img: RgbImage, face: DetectedFace, opts: { mesh?: boolean } = {}): Promise<FaceObservation> {
   const landmarks = await models.landmarks.predict(img, face.box);
+  const mesh = opts.mesh && models.faceMesh ? (await models.faceMesh.predict(img, face.box, face.landmarks[0], face.landmarks[1])).points : undefined;
+  const pose68 = estimatePose(landmarks);
   const eyes = await models.eyes.state(img, landmarks);
   const patch = skinPatch(landmarks);
   const around: Box = { x: face.box.x - face.box.width * 0.3, y: face.box.y - face.box.height * 0.3, width: face.box.width * 1.6, height: face.box.height * 1.6 };
@@ -94,7 +100,8 @@ export async function observeFace(models: FaceModels, img: RgbImage, face: Detec
     score: face.score,
     fivePoints: face.landmarks,
     landmarks,
-    pose: estimatePose(landmarks),
+    pose: mesh ? estimateRigidPose(mesh) : pose68,
+    ...(mesh ? { mesh, pose68 } : {}),
     eyes,
     skinRgb: meanLinear(img, patch.x, patch.y, patch.x + patch.width, patch.y + patch.height),
     backgroundRgb: meanLinear(img, 0, 0, img.width, img.height, around),
@@ -104,11 +111,11 @@ export async function observeFace(models: FaceModels, img: RgbImage, face: Detec
 }
 
 /** Detection with the largest-face rule, then landmarks, pose, eyes and colour on that face. */
-export async function analyseFrame(models: FaceModels, img: RgbImage, minAreaRatio: number): Promise<FrameAnalysis> {
+export async function analyseFrame(models: FaceModels, img: RgbImage, minAreaRatio: number, opts: { mesh?: boolean } = {}): Promise<FrameAnalysis> {
   const faces = await models.frameDetector.detect(img);
   const [largest, ...rest] = faces;
   if (!largest) return { width: img.width, height: img.height, otherFaces: 0 };
   const area = (b: Box) => b.width * b.height;
   const otherFaces = rest.filter((f) => area(f.box) >= minAreaRatio * area(largest.box)).length;
-  return { width: img.width, height: img.height, face: await observeFace(models, img, largest), otherFaces };
+  return { width: img.width, height: img.height, face: await observeFace(models, img, largest, opts), otherFaces };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colourAt, colourRgb, issueChallenge } from '../../domain/liveness.js';
 import { scoreIllumination, type IlluminationSample } from './illumination.js';
-import { seededRandom } from './testing/captures.js';
+import { seededRandom } from '../../tools/faces/testing/captures.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const issued = issueChallenge(seededRandom(1), NOW);

@@ -8,8 +8,8 @@ import { facesDir, modelsDir, videosDir } from '../assets.js';
 import { evaluateLiveness } from './liveness.js';
 import { loadFaceModels, type FaceModels } from './models-bundle.js';
 import { DEFAULT_FACE_SETTINGS } from './settings.js';
-import { buildCapture, challengeForClip, planarTurnFrames, seededRandom, simulatePrint, stillFrames, type CaptureFrame } from './testing/captures.js';
-import { decodeClip, type DecodedFrame } from './testing/clips.js';
+import { buildCapture, challengeForClip, planarTurnFrames, seededRandom, simulatePrint, stillFrames, type CaptureFrame } from '../../tools/faces/testing/captures.js';
+import { decodeClip, type DecodedFrame } from '../../tools/faces/testing/clips.js';
 
 // Frames at 10 fps, 480 px: what the hosted page uploads, and cheap enough for CI.
 const FPS = 10;

@@ -2,6 +2,7 @@ import type { TCheckOutcome, TModelStamp } from '../../domain/checks.js';
 import type { TLivenessChallenge, TLivenessFrameMeta } from '../../domain/liveness.js';
 import { matchSteps, detectEvents, neutralPose, type TimedObservation } from './challenge-steps.js';
 import { analyseFrame } from './frame-analysis.js';
+import { evaluateLivenessV2, type LivenessV2Options } from './liveness-v2.js';
 import { median } from './geometry.js';
 import { scoreIllumination } from './illumination.js';
 import { decodeImage, type RgbImage } from './image.js';
@@ -42,7 +43,9 @@ function spreadFrontal(frames: AnalysedFrame[], isFrontal: (f: AnalysedFrame) =>
   return picked;
 }
 
-export async function evaluateLiveness(models: FaceModels, settings: FaceEngineSettings, input: LivenessInput): Promise<{ outcome: TCheckOutcome; bestFrame?: Buffer }> {
+export async function evaluateLiveness(models: FaceModels, settings: FaceEngineSettings, input: LivenessInput & { options?: LivenessV2Options }): Promise<{ outcome: TCheckOutcome; bestFrame?: Buffer }> {
+  // Settings v2 and later: the timed script, rigid pose and fused attack signals. v1 stays as released.
+  if (settings.v2) return evaluateLivenessV2(models, settings, input);
   const started = performance.now();
   const { challenge } = input;
   const s = settings.challenge;

@@ -1,5 +1,6 @@
 import { YuNetDetector } from './detector.js';
 import { EyeModel } from './eyes.js';
+import { FaceMeshModel } from './facemesh.js';
 import { LandmarkModel } from './landmarks.js';
 import { loadPinnedModel, type LoadedModel } from './models.js';
 import { PresentationAttackDetector } from './pad.js';
@@ -15,6 +16,8 @@ export interface FaceModels {
   eyes: EyeModel;
   pad: PresentationAttackDetector;
   recognizer: FaceRecognizer;
+  /** Loaded when the settings pin it (v2). */
+  faceMesh?: FaceMeshModel;
   stamps: {
     detector: TModelStamp;
     frameDetector: TModelStamp;
@@ -22,6 +25,7 @@ export interface FaceModels {
     eye: TModelStamp;
     pad: TModelStamp[];
     recognizer: TModelStamp;
+    faceMesh?: TModelStamp;
   };
   release(): Promise<void>;
 }
@@ -29,7 +33,7 @@ export interface FaceModels {
 export async function loadFaceModels(dir: string, settings: FaceEngineSettings): Promise<FaceModels> {
   const m = settings.models;
   const loaded: LoadedModel[] = [];
-  const load = async (pin: (typeof m)[keyof typeof m]) => {
+  const load = async (pin: NonNullable<(typeof m)[keyof typeof m]>) => {
     const model = await loadPinnedModel(dir, pin, settings.threads);
     loaded.push(model);
     return model;
@@ -42,6 +46,7 @@ export async function loadFaceModels(dir: string, settings: FaceEngineSettings):
     const padV2 = await load(m.padV2);
     const padV1se = await load(m.padV1se);
     const recognizerModel = await load(m.recognizer);
+    const mesh = m.faceMesh ? await load(m.faceMesh) : undefined;
     const recognizer = m.recognizer.kind === 'sface' ? createSFaceRecognizer(recognizerModel) : createFrFeatureRecognizer(recognizerModel);
     return {
       detector: new YuNetDetector(detector, settings.detectorInputSize, settings.detection),
@@ -50,6 +55,7 @@ export async function loadFaceModels(dir: string, settings: FaceEngineSettings):
       eyes: new EyeModel(eye),
       pad: new PresentationAttackDetector(padV2, padV1se),
       recognizer,
+      ...(mesh ? { faceMesh: new FaceMeshModel(mesh) } : {}),
       stamps: {
         detector: detector.stamp,
         frameDetector: frameDetector.stamp,
@@ -57,6 +63,7 @@ export async function loadFaceModels(dir: string, settings: FaceEngineSettings):
         eye: eye.stamp,
         pad: [padV2.stamp, padV1se.stamp],
         recognizer: recognizerModel.stamp,
+        ...(mesh ? { faceMesh: mesh.stamp } : {}),
       },
       release: async () => {
         await Promise.all(loaded.map((l) => l.session.release()));

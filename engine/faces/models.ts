@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { TModelStamp } from '../../domain/checks.js';
+import { onnxCommandLineProblem } from '../onnx-guard.js';
 import type { TModelPin } from './settings.js';
 
 /** Thrown when a model file is missing or differs from its pin; callers turn it into `unavailable`. */
@@ -34,6 +35,9 @@ export async function loadPinnedModel(dir: string, pin: TModelPin, threads: numb
   if (sha256 !== pin.sha256) {
     throw new FaceModelUnavailableError(`face model ${pin.file} has sha256 ${sha256}, expected ${pin.sha256}`);
   }
+  // A refusal here is a clean error; starting ONNX Runtime would be a SIGSEGV (onnx-guard.ts).
+  const problem = onnxCommandLineProblem();
+  if (problem) throw new FaceModelUnavailableError(`face model ${pin.file}: ${problem}`);
   const session = await ort.InferenceSession.create(bytes, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,

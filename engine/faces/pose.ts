@@ -64,3 +64,58 @@ export function estimatePose(landmarks: Point[]): HeadPose {
     roll: Math.atan2(r1[1]!, r1[0]!) * deg,
   };
 }
+
+/**
+ * Rigid face-mesh points (MediaPipe topology): forehead 10/151, nose bridge 168/6/197, outer and
+ * inner eye corners 33/133/362/263, cheekbones 116/345. None moves with the mouth or the jaw, so
+ * talking, smiling or yawning leaves the fitted pitch alone (the 68-point fit uses the chin and
+ * the mouth corners, which is why it read speech as nodding).
+ *
+ * Reference: the mesh's own 3-D output on a frontal face (`../shared/faces/obama.jpg`),
+ * mirror-symmetrised (left/right pairs averaged, midline at x = 0) so the reference has no yaw
+ * of its own. Units: pixels of a 192-px crop; x right, y up, z towards the camera.
+ */
+const RIGID_REFERENCE: Array<[number, [number, number, number]]> = [
+  [10, [0, 36.1, 6.6]],
+  [151, [0, 24.2, 8.7]],
+  [168, [0, -0.2, 9.9]],
+  [6, [0, -5.5, 13.5]],
+  [197, [0, -10.9, 17.2]],
+  [33, [-35.05, -3.0, -7.5]],
+  [263, [35.05, -3.0, -7.5]],
+  [133, [-13.35, -4.05, -3.7]],
+  [362, [13.35, -4.05, -3.7]],
+  [116, [-49.35, -14.75, -16.8]],
+  [345, [49.35, -14.75, -16.8]],
+];
+export const RIGID_MESH_POINTS = RIGID_REFERENCE.map(([i]) => i);
+
+function weakPerspective(model: Array<[number, number, number]>, image: Point[]): HeadPose {
+  const n = model.length;
+  const Q = image.map((p) => [p[0], -p[1]]); // image y down → model y up
+  const mp = [0, 1, 2].map((k) => model.reduce((s, p) => s + p[k]!, 0) / n);
+  const mq = [0, 1].map((k) => Q.reduce((s, q) => s + q[k]!, 0) / n);
+  const Pc = model.map((p) => p.map((v, k) => v - mp[k]!));
+  const Qc = Q.map((q) => q.map((v, k) => v - mq[k]!));
+  const PtP = [0, 1, 2].map((i) => [0, 1, 2].map((j) => Pc.reduce((s, p) => s + p[i]! * p[j]!, 0)));
+  const rows = [0, 1].map((r) => solve3(PtP, [0, 1, 2].map((i) => Pc.reduce((s, p, k) => s + p[i]! * Qc[k]![r]!, 0))));
+  const norm = (v: number[]) => {
+    const l = Math.hypot(...v);
+    return v.map((x) => x / l);
+  };
+  const r1 = norm(rows[0]!);
+  let r2 = rows[1]!;
+  const dot = r1.reduce((s, v, i) => s + v * r2[i]!, 0);
+  r2 = norm(r2.map((v, i) => v - dot * r1[i]!));
+  const r3 = [r1[1]! * r2[2]! - r1[2]! * r2[1]!, r1[2]! * r2[0]! - r1[0]! * r2[2]!, r1[0]! * r2[1]! - r1[1]! * r2[0]!];
+  const deg = 180 / Math.PI;
+  return { yaw: Math.atan2(r1[2]!, r3[2]!) * deg, pitch: Math.atan2(r2[2]!, r3[2]!) * deg, roll: Math.atan2(r1[1]!, r1[0]!) * deg };
+}
+
+/** Head pose from the rigid subset of a 468-point mesh (image x, y only; the mesh's z is not trusted). */
+export function estimateRigidPose(mesh: ReadonlyArray<readonly [number, number, number]>): HeadPose {
+  return weakPerspective(
+    RIGID_REFERENCE.map(([, p]) => p),
+    RIGID_REFERENCE.map(([i]) => [mesh[i]![0], mesh[i]![1]] as Point),
+  );
+}

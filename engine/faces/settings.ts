@@ -13,6 +13,50 @@ export type TModelPin = z.infer<typeof ZModelPin>;
 
 export const ZRecognizerKind = z.enum(['fr_feature', 'sface']);
 
+export const ZLivenessV2Settings = z.object({
+  script: z.object({
+    /** A step's movement may start this long before its slot opens (the page's prompt leads the head)... */
+    slotStartToleranceMs: z.number().int().min(0),
+    /** ...and this long after it closes (reaction time, slow movers). */
+    slotEndToleranceMs: z.number().int().min(0),
+    /** The frames must span at least this fraction of the scripted capture... */
+    minCaptureFraction: z.number().min(0).max(1),
+    /** ...at no less than this many frames per second on average. */
+    minFps: z.number().positive(),
+    /** Neutral-window frames: at least this many, else the capture is incomplete. */
+    minNeutralFrames: z.number().int().min(1),
+    /** A movement outside its slot contradicts the script only when this many times its detection threshold (smaller ones are natural). */
+    contradictionFactor: z.number().min(1),
+  }),
+  blink: z.object({
+    /** Eye-aspect-ratio dip below the capture's open-eye baseline (fraction of it)... */
+    earDip: z.number().positive(),
+    /** ...or rise of the eye classifier's P(closed) over its baseline. */
+    closedRise: z.number().positive(),
+    /** The dip must end (back above half of it) within this long: a blink, not a squint or a downward look. */
+    maxDipMs: z.number().int().positive(),
+    /** Percentile of near-frontal frames taken as the open-eye baseline. */
+    baselinePercentile: z.number().min(0).max(1),
+  }),
+  attack: z.object({
+    /** Screen-replay cue: straight bright-dark edges enclosing the face on at least this many sides... */
+    borderSides: z.number().int().min(1).max(4),
+    /** ...each at least this long relative to the face width. */
+    borderMinLength: z.number().positive(),
+    /** Moiré: peak-to-median power of high spatial frequencies on the face above this. */
+    moireMaxPeakRatio: z.number().positive(),
+    /** Specular screen glare: fraction of saturated pixels on the face above this. */
+    maxGlareFraction: z.number().min(0).max(1),
+    /** Face-swap blending: face/surround texture ratio below this. */
+    minBlendRatio: z.number().min(0),
+    /** Identity drift: minimum pairwise embedding cosine across the capture. */
+    minIdentitySimilarity: z.number().min(-1).max(1),
+    /** Dissenting signals at which the capture fails (fewer but at least one: review). */
+    failAtDissents: z.number().int().min(1),
+  }),
+});
+export type LivenessV2Settings = z.infer<typeof ZLivenessV2Settings>;
+
 export const ZFaceEngineSettings = z.object({
   version: z.string().min(1),
   /** ONNX Runtime intra-op threads per session; the worker runs on 2 cores. */
@@ -27,6 +71,8 @@ export const ZFaceEngineSettings = z.object({
     padV2: ZModelPin,
     padV1se: ZModelPin,
     recognizer: ZModelPin.extend({ kind: ZRecognizerKind }),
+    /** MediaPipe face mesh (468 points): head pose from rigid points. Settings v2 and later. */
+    faceMesh: ZModelPin.optional(),
   }),
   /** Input sides of the two YuNet files in use (320 or 640). */
   detectorInputSize: z.number().int().positive(),
@@ -94,6 +140,11 @@ export const ZFaceEngineSettings = z.object({
     /** Between this and `threshold` the match goes to review instead of failing. */
     reviewBelow: z.number().min(-1).max(1),
   }),
+  /**
+   * Liveness v2 (settings `faces-2026.11.2` on): rigid face-mesh pose, blink as a short dip, the
+   * timed script and fused attack signals. Absent in v1 settings, which keep their behaviour.
+   */
+  v2: ZLivenessV2Settings.optional(),
 });
 export type FaceEngineSettings = z.infer<typeof ZFaceEngineSettings>;
 
@@ -142,4 +193,24 @@ export const SFACE_RECOGNIZER_PIN = {
   kind: 'sface' as const,
   file: 'face_recognition_sface_2021dec.onnx',
   sha256: '0ba9fbfa01b5270c96627c4ef784da859931e02f04419c829e83484087c34e79',
+};
+
+/**
+ * Settings v2 (`faces-2026.11.2`, engine profile ep-2026.11-5): liveness v2 — head pose from the
+ * rigid points of the face mesh, blink as a short dip against the capture's own baseline, the
+ * timed script checked slot by slot, attack signals fused (see README). Face match unchanged
+ * except the margin to the threshold in its evidence.
+ */
+export const FACE_SETTINGS_V2: FaceEngineSettings = {
+  ...DEFAULT_FACE_SETTINGS,
+  version: 'faces-2026.11.2',
+  models: {
+    ...DEFAULT_FACE_SETTINGS.models,
+    faceMesh: { file: 'mediapipe_facemesh_468.onnx', sha256: 'ed487104519b0a88cb2cb2ec3678e183f447fb9dd63560998e960ffbaa8fb335' },
+  },
+  v2: {
+    script: { slotStartToleranceMs: 300, slotEndToleranceMs: 800, minCaptureFraction: 0.85, minFps: 4, minNeutralFrames: 3, contradictionFactor: 1.5 },
+    blink: { earDip: 0.15, closedRise: 0.35, maxDipMs: 800, baselinePercentile: 0.7 },
+    attack: { borderSides: 3, borderMinLength: 1.2, moireMaxPeakRatio: 400, maxGlareFraction: 0.05, minBlendRatio: 0.25, minIdentitySimilarity: 0.4, failAtDissents: 2 },
+  },
 };

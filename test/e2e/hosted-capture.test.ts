@@ -79,6 +79,10 @@ describe('hosted capture in a real browser', () => {
     expect(liveness.evidence.frames.total).toBeGreaterThan(40);
     expect(liveness.evidence.binding.foreign_nonce_frames).toBe(0);
     expect(liveness.evidence.frames.with_face).toBeGreaterThan(30);
+    // the page followed the server's timed script: the whole script recorded, the neutral period first
+    expect(liveness.component).toBe('face-engine@2');
+    expect(liveness.evidence.capture.long_enough).toBe(true);
+    expect(liveness.evidence.challenge.neutral.frames).toBeGreaterThanOrEqual(10);
     // the clip does not perform the issued steps, so the challenge must not pass
     expect(liveness.reasons).toContain('liveness_challenge_incomplete');
   }, 300_000);

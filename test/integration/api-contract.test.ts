@@ -13,7 +13,7 @@ describe('account and project routes', () => {
   });
 
   it('signup answers 403 in production mode', async () => {
-    const prod = await inProcessApp({ SERVICE_MODE: 'production', BLOB_ENCRYPTION_KEY: 'a'.repeat(64), SECRETS_ENCRYPTION_KEY: 'b'.repeat(64), PUBLIC_BASE_URL: 'https://verify.example.com' });
+    const prod = await inProcessApp({ SERVICE_MODE: 'production', BLOB_ENCRYPTION_KEY: 'a'.repeat(64), SECRETS_ENCRYPTION_KEY: 'b'.repeat(64), PUBLIC_BASE_URL: 'https://verify.example.com', GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 'gs', GITHUB_CLIENT_ID: 'h', GITHUB_CLIENT_SECRET: 'hs' });
     try {
       const r = await prod.app.inject({ method: 'POST', url: '/v1/signup', payload: {} });
       expect(r.statusCode).toBe(403);

@@ -4,13 +4,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { modelsDir, videosDir } from '../../engine/assets.js';
-import { encodeCameraJpeg, photograph as cameraCapture } from '../../engine/authenticity/attacks/camera.js';
-import { createRng } from '../../engine/authenticity/training/rng.js';
-import { renderDocument } from '../../engine/corpus/index.js';
+import { encodeCameraJpeg, photograph as cameraCapture } from '../../tools/authenticity/attacks/camera.js';
+import { createRng } from '../../tools/authenticity/training/rng.js';
+import { renderDocument } from '../../tools/corpus/index.js';
 import { loadFaceModels } from '../../engine/faces/models-bundle.js';
-import { DEFAULT_FACE_SETTINGS } from '../../engine/faces/settings.js';
-import { decodeClip } from '../../engine/faces/testing/clips.js';
-import { scenarios } from '../../engine/faces/testing/scenarios.js';
+import { FACE_SETTINGS_V2 } from '../../engine/faces/settings.js';
+import { decodeClip } from '../../tools/faces/testing/clips.js';
+import { labelledCapture, labelledCases } from '../../tools/faces/testing/labelled.js';
 import { api, signup, sql, submit, tokenOf, upload, waitForStatus } from '../helpers.js';
 
 describe('a genuine applicant end to end', () => {
@@ -18,10 +18,10 @@ describe('a genuine applicant end to end', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-genuine-'));
     try {
       // The live capture: a real clip of a person turning left, right and nodding, with the issued
-      // colours simulated on the face (engine/faces/testing), for a challenge matching the clip.
-      const models = await loadFaceModels(modelsDir(), DEFAULT_FACE_SETTINGS);
-      const scenario = scenarios().find((s) => s.name.startsWith('genuine krzysiek'))!;
-      const { frames, challenge } = await scenario.build(models);
+      // colours simulated on the face (tools/faces/testing), for a timed-script challenge whose
+      // slots follow the clip's labelled motion (bench/liveness-labels.json).
+      const models = await loadFaceModels(modelsDir(), FACE_SETTINGS_V2);
+      const { frames, challenge } = await labelledCapture(models, labelledCases().find((c) => c.id === 'g_krzysiek_turns')!, { light: true });
       await models.release();
       // The same person's frontal frame as the passport portrait, photographed like a phone would.
       const [frontal] = await decodeClip(path.join(videosDir(), 'krzysiek_real.mp4'), { startS: 1, durationS: 0.1, fps: 10, maxSide: 720 });

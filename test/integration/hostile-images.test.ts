@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forkService, stopChild } from '../../platform/stack.js';
+import { forkService, stopChild } from '../../scripts/stack.js';
 import { freePort } from '../../platform/temporal-server.js';
 import { documentImageForTests, genuinePassportForTests } from '../fixtures.js';
 import { sql, stack, waitFor } from '../helpers.js';

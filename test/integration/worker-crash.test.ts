@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { forkService, stopChild } from '../../platform/stack.js';
+import { forkService, stopChild } from '../../scripts/stack.js';
 import { freePort } from '../../platform/temporal-server.js';
 import { documentImageForTests, livenessFramesForTests } from '../fixtures.js';
 import { sql, stack, waitFor, webhookReceiver } from '../helpers.js';

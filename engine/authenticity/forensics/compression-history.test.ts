@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { readLumaCoefficients } from '../image/jpeg-coefficients.js';
-import { createRng } from '../training/rng.js';
+import { createRng } from '../../../tools/authenticity/training/rng.js';
 import { analyzeCompressionHistory } from './compression-history.js';
 import { dct8x8 } from './dct8.js';
 import { fdctIslow, quantizeIslow } from './islow-dct.js';

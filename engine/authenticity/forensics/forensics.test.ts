@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../training/rng.js';
+import { createRng } from '../../../tools/authenticity/training/rng.js';
 import { detectCopyMove } from './copy-move.js';
 import { dct8x8 } from './dct8.js';
 import { fft1d } from './fft.js';

@@ -74,7 +74,7 @@ function gpsDecimal(value: unknown, ref: unknown): number | null {
   return sign * (d! + m! / 60 + s! / 3600);
 }
 
-function softwareStrings(tags: Tags | null, structure: JpegStructure): string[] {
+function softwareStrings(tags: Tags | null, structure: JpegStructure, realCaptureRules: boolean): string[] {
   const out: string[] = [];
   if (tags) {
     for (const key of ['Software', 'ProcessingSoftware', 'CreatorTool', 'HistorySoftwareAgent', 'softwareAgent']) {
@@ -84,7 +84,9 @@ function softwareStrings(tags: Tags | null, structure: JpegStructure): string[] 
     }
   }
   out.push(...structure.comments);
-  if (structure.appSegments.some((s) => s.startsWith('APP13:Photoshop'))) out.push('Photoshop');
+  // An APP13 "Photoshop 3.0" segment is only the IPTC container: cameras, scanners and many
+  // non-editors write it (16 of 209 real camera files, settings v5 stop reading it as Photoshop).
+  if (!realCaptureRules && structure.appSegments.some((s) => s.startsWith('APP13:Photoshop'))) out.push('Photoshop');
   return out;
 }
 
@@ -172,7 +174,9 @@ export async function analyzeMetadata(
 
   // Editing software.
   let software: SoftwareMatch | null = null;
-  for (const s of softwareStrings(tags, structure)) {
+  // Settings v5: rules re-measured on real genuine captures (README decision 13).
+  const real = settings.realCaptureRules === true;
+  for (const s of softwareStrings(tags, structure, real)) {
     const m = matchSoftware(s);
     if (m && (!software || (software.kind === 'organizer' && m.kind === 'pixel_editor'))) software = m;
   }
@@ -200,7 +204,8 @@ export async function analyzeMetadata(
   if (Number.isFinite(exifW) && Number.isFinite(exifH) && exifW > 0 && exifH > 0) {
     const same = (exifW === ctx.width && exifH === ctx.height) || (exifW === ctx.height && exifH === ctx.width);
     evidence.exif_dimensions_match = same;
-    if (!same) {
+    // v5: evidence only — phones' share sheets and in-camera resizes do this to honest files.
+    if (!same && !real) {
       signals.push(
         signal('metadata_inconsistent', 'weak', 'metadata', {
           finding: 'dimensions_mismatch',
@@ -219,7 +224,8 @@ export async function analyzeMetadata(
   if (original && modified) {
     const gapS = (modified.wallClockAsUtcMs - original.wallClockAsUtcMs) / 1000;
     evidence.modify_after_capture_s = Math.round(gapS);
-    if (gapS > 120) {
+    // v5: evidence only — real cameras and organisers rewrite ModifyDate (9 of 209 real camera files).
+    if (gapS > 120 && !real) {
       signals.push(
         signal('metadata_inconsistent', 'weak', 'metadata', { finding: 'modified_after_capture', gap_s: Math.round(gapS) }),
       );
@@ -260,7 +266,14 @@ export async function analyzeMetadata(
     if (t.present && t.correlation !== undefined && t.aspectDelta !== undefined) {
       evidence.thumbnail_correlation = Math.round(t.correlation * 1000) / 1000;
       evidence.thumbnail_aspect_delta = Math.round(t.aspectDelta * 1000) / 1000;
-      if (t.correlation < 0.5 || t.aspectDelta > 0.15) {
+      if (real) {
+        // Real cameras letterbox a 3:2 frame into a 4:3 thumbnail and keep it unrotated, and
+        // their thumbnails are processed differently (48 of 209 real camera files tripped the
+        // v4 thresholds). Only a thumbnail of the same shape that shows another picture counts.
+        if (t.aspectDelta < 0.04 && t.correlation < 0.2) {
+          signals.push(signal('thumbnail_inconsistent', 'weak', 'metadata', { correlation: evidence.thumbnail_correlation, aspect_delta: evidence.thumbnail_aspect_delta }));
+        }
+      } else if (t.correlation < 0.5 || t.aspectDelta > 0.15) {
         signals.push(signal('thumbnail_inconsistent', 'strong', 'metadata', { correlation: evidence.thumbnail_correlation, aspect_delta: evidence.thumbnail_aspect_delta }));
       } else if (t.correlation < 0.85 || t.aspectDelta > 0.04) {
         signals.push(signal('thumbnail_inconsistent', 'weak', 'metadata', { correlation: evidence.thumbnail_correlation, aspect_delta: evidence.thumbnail_aspect_delta }));
@@ -269,7 +282,8 @@ export async function analyzeMetadata(
   }
 
   // Quantisation: a camera-branded file re-saved by a library at a quality no camera uses.
-  if (quantization && (make || model) && quantization.standardIjg && quantization.lumaQuality < 85) {
+  // v5: off — many real cameras write the IJG tables at quality 75 (16 of 209 real camera files).
+  if (!real && quantization && (make || model) && quantization.standardIjg && quantization.lumaQuality < 85) {
     signals.push(
       signal('editor_quantization_detected', 'weak', 'metadata', {
         luma_quality: quantization.lumaQuality,

@@ -3,7 +3,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { facesDir } from '../../assets.js';
-import { DEFAULT_AUTHENTICITY_SETTINGS as S } from '../settings.js';
+import { AUTHENTICITY_SETTINGS_V4 as S, AUTHENTICITY_SETTINGS_V5 as V5 } from '../settings.js';
+// Most cases below pin the v1–v4 rules (still run for Cases stamped with ep-2026.11-1…4); the
+// v5 cases say what changed after measuring the rules on real genuine captures.
 import { parseJpegStructure } from './jpeg-structure.js';
 import { analyzeMetadata } from './metadata-analysis.js';
 import { ANNEX_K_LUMA, fingerprintQuantization } from './quantization.js';
@@ -132,6 +134,10 @@ describe('metadata fingerprints', () => {
     expect(s?.evidence.software_family).toBe('adobe_photoshop');
     // The camera-branded file re-saved at a quality cameras do not use.
     expect(r.signals.some((x) => x.code === 'editor_quantization_detected')).toBe(true);
+    // v5: the Software tag still counts; IJG tables below 85 do not (many real cameras write q75).
+    const v5 = await analyzeMetadata(bytes, { width: 320, height: 240 }, V5);
+    expect(v5.signals.find((x) => x.code === 'editing_software_detected')?.strength).toBe('strong');
+    expect(v5.signals.some((x) => x.code === 'editor_quantization_detected')).toBe(false);
   });
 
   it('keeps GPS as evidence and never as a reason', async () => {
@@ -175,6 +181,11 @@ describe('metadata fingerprints', () => {
     const findings = r.signals.filter((s) => s.code === 'metadata_inconsistent').map((s) => s.evidence.finding);
     expect(findings).toContain('modified_after_capture');
     expect(findings).toContain('dimensions_mismatch');
+    // v5: both are evidence only (real cameras, organisers and share sheets do this to honest files).
+    const v5 = await analyzeMetadata(bytes, { width: 320, height: 240 }, V5);
+    expect(v5.signals.filter((s) => s.code === 'metadata_inconsistent')).toEqual([]);
+    expect(v5.evidence.exif_dimensions_match).toBe(false);
+    expect(v5.evidence.modify_after_capture_s).toBe(32 * 3600);
   });
 
   it('reads real camera photos: orientation, dimensions and the organiser tag they carry', async () => {
@@ -203,5 +214,16 @@ describe('metadata fingerprints', () => {
     expect(ok.signals.some((s) => s.code === 'thumbnail_inconsistent')).toBe(false);
     const edited = await analyzeMetadata(withThumbnail(main, otherThumb), { width: 320, height: 240 }, S);
     expect(edited.signals.find((s) => s.code === 'thumbnail_inconsistent')?.strength).toBe('strong');
+    // v5: a same-shape thumbnail showing another picture is still reported (weak) …
+    const v5 = await analyzeMetadata(withThumbnail(main, otherThumb), { width: 320, height: 240 }, V5);
+    expect(v5.evidence.thumbnail_correlation as number).toBeLessThan(0.2);
+    expect(v5.signals.find((s) => s.code === 'thumbnail_inconsistent')?.strength).toBe('weak');
+    // … a letterboxed thumbnail of a 3:2 frame (as real cameras store it) is not.
+    const wide = await sharp(main).resize(360, 240, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer();
+    const letterboxed = await sharp(await sharp(wide).resize(160, 107).toBuffer()).extend({ top: 7, bottom: 6, background: '#000' }).jpeg({ quality: 80 }).toBuffer();
+    const v4Wide = await analyzeMetadata(withThumbnail(wide, letterboxed), { width: 360, height: 240 }, S);
+    expect(v4Wide.signals.some((s) => s.code === 'thumbnail_inconsistent')).toBe(true);
+    const v5Wide = await analyzeMetadata(withThumbnail(wide, letterboxed), { width: 360, height: 240 }, V5);
+    expect(v5Wide.signals.some((s) => s.code === 'thumbnail_inconsistent')).toBe(false);
   });
 });

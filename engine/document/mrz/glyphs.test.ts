@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { renderDocument } from '../../corpus/index.js';
+import { renderDocument } from '../../../tools/corpus/index.js';
 import { MEX_INE, MOZ_PASSPORT } from '../templates/catalogue.js';
 import { GlyphReader } from './glyphs.js';
 import { repairLines } from './repair.js';

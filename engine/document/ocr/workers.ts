@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import { cacheDir, tessdataDir } from '../../assets.js';
+import { cacheDir, sharedDir, tessdataDir } from '../../assets.js';
 
 export class DocumentEngineError extends Error {
   constructor(readonly code: string, message: string) {
@@ -107,6 +107,27 @@ export function visualWorker(): OcrWorker {
 
 export interface ModelStamp { name: string; sha256: string }
 
+/**
+ * Where the Portuguese/Spanish traineddata lives: `TESSDATA_LANG_DIR`, `npm run fetch-assets`'s
+ * `tessdata-lang/`, or Debian's tesseract-ocr-por / -spa (pinned in .ci/apt-packages.txt).
+ */
+export function languageDataPath(lang: 'por' | 'spa'): string | null {
+  const dirs = [process.env.TESSDATA_LANG_DIR, path.join(sharedDir(), 'tessdata-lang'), '/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata'].filter(Boolean) as string[];
+  for (const d of dirs) if (existsSync(path.join(d, `${lang}.traineddata`))) return path.join(d, `${lang}.traineddata`);
+  return null;
+}
+
+/** A worker for one document language (captions); `null` when its traineddata is not installed. */
+export function languageWorker(lang: 'por' | 'spa'): OcrWorker | null {
+  const file = languageDataPath(lang);
+  if (!file) return null;
+  return new OcrWorker(async () => {
+    const cachePath = path.join(cacheDir(), 'tesseract');
+    mkdirSync(cachePath, { recursive: true });
+    return createWorker(lang, OEM.LSTM_ONLY, { langPath: path.dirname(file), gzip: false, cacheMethod: 'none', cachePath });
+  }, lang);
+}
+
 export function engDataPath(): string {
   const require = createRequire(import.meta.url);
   const eng = require('@tesseract.js-data/eng') as { langPath: string };
@@ -119,9 +140,12 @@ export const OCRB_FONT = '/usr/share/fonts/opentype/ocr-b/OCRB.otf';
 /**
  * Checks the pinned MRZ model and stamps every file that changes an answer, so that an engine
  * profile records exactly what ran. Throws `ocr_model_missing` / `ocr_model_mismatch` at start-up
- * rather than on the first document.
+ * rather than on the first document, and `ocr_font_missing` when the profile uses the glyph reader
+ * but the OCR-B font is not installed: running tesseract alone under a profile that says the glyph
+ * reader is on would change answers under the same stamp, so the engine does not start and its
+ * checks report `unavailable` (the registry logs this message as the reason).
  */
-export function verifyModels(expectedMrzSha256: string): ModelStamp[] {
+export function verifyModels(expectedMrzSha256: string, opts: { glyphReader: boolean; fontPath?: string }): ModelStamp[] {
   const mrzFile = path.join(tessdataDir(), 'mrz.traineddata');
   let mrz: string;
   try {
@@ -131,10 +155,13 @@ export function verifyModels(expectedMrzSha256: string): ModelStamp[] {
   }
   if (mrz !== expectedMrzSha256) throw new DocumentEngineError('ocr_model_mismatch', 'mrz.traineddata sha256 does not match the pinned value');
   const stamps: ModelStamp[] = [{ name: 'tessdata/mrz.traineddata', sha256: mrz }, { name: '@tesseract.js-data/eng/4.0.0_best_int', sha256: sha256File(engDataPath()) }];
-  try {
-    stamps.push({ name: 'fonts-ocr-b/OCRB.otf', sha256: sha256File(OCRB_FONT) });
-  } catch {
-    // Without the font the glyph reader cannot build its references; the engine then runs tesseract only.
+  if (opts.glyphReader) {
+    const font = opts.fontPath ?? OCRB_FONT;
+    try {
+      stamps.push({ name: 'fonts-ocr-b/OCRB.otf', sha256: sha256File(font) });
+    } catch {
+      throw new DocumentEngineError('ocr_font_missing', `the engine profile uses the OCR-B glyph reader but ${font} is missing (Debian package fonts-ocr-b)`);
+    }
   }
   return stamps;
 }

@@ -12,10 +12,28 @@ const CURP_RE = /^[A-Z][AEIOUX][A-Z]{2}\d{6}[HM](AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|G
 const CLAVE_RE = /^[A-Z]{6}\d{6}(0[1-9]|[12]\d|3[0-2])[HM]\d{3}$/;
 const INEGI = ['AS', 'BC', 'BS', 'CC', 'CL', 'CM', 'CS', 'CH', 'DF', 'DG', 'GT', 'GR', 'HG', 'JC', 'MC', 'MN', 'MS', 'NT', 'NL', 'OC', 'PL', 'QT', 'QR', 'SP', 'SL', 'SR', 'TC', 'TS', 'TL', 'VZ', 'YN', 'ZS'];
 
-export function curpRules(curp: string | undefined, mrz: ParsedMrz | null, ineSex: boolean): RuleResult[] {
+/**
+ * The CURP's birth date (positions 5–10, YYMMDD) must exist on the calendar: position 17 is a
+ * digit for births before 2000 and a letter from 2000 (RENAPO's homoclave rule, DOCUMENT_FACTS §3).
+ */
+export function curpDateValid(curp: string): boolean {
+  const m = /^.{4}(\d{2})(\d{2})(\d{2}).{6}(.)/.exec(curp);
+  if (!m) return false;
+  const year = (/\d/.test(m[4]!) ? 1900 : 2000) + Number(m[1]);
+  const month = Number(m[2]), day = Number(m[3]);
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return month >= 1 && month <= 12 && d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+export interface RuleOptions {
+  /** 2.x: a CURP whose birth date does not exist (30 February) fails its format rule. */
+  curpDateCheck?: boolean;
+}
+
+export function curpRules(curp: string | undefined, mrz: ParsedMrz | null, ineSex: boolean, opts: RuleOptions = {}): RuleResult[] {
   if (!curp) return [];
   const out: RuleResult[] = [];
-  const shapeOk = CURP_RE.test(curp);
+  const shapeOk = CURP_RE.test(curp) && (!opts.curpDateCheck || curpDateValid(curp));
   // The CURP comes from visual-zone OCR, which has no check digits of its own: its shape and check
   // digit are soft signals (an OCR slip looks the same as an edit); once its check digit holds, the
   // read is corroborated and a conflict with the MRZ is hard.
@@ -38,7 +56,7 @@ export function plausibleMrz(t: DocumentTemplate, mrz: ParsedMrz): boolean {
   return t.mrz.documentCodes.test(mrz.documentCode) && knownState(mrz.issuingState) && knownState(mrz.nationality) && t.mrz.sexLetters.includes(mrz.sex);
 }
 
-export function templateRules(t: DocumentTemplate, mrz: ParsedMrz | null, visual: Record<string, string | undefined>, expectedState: string, now: Date): RuleResult[] {
+export function templateRules(t: DocumentTemplate, mrz: ParsedMrz | null, visual: Record<string, string | undefined>, expectedState: string, now: Date, opts: RuleOptions = {}): RuleResult[] {
   const out: RuleResult[] = [];
   if (!mrz) return out;
   out.push({ rule: 'mrz_format', ok: mrz.format === t.mrz.format, confidence: 'HIGH', reason: 'template_mismatch' });
@@ -61,7 +79,7 @@ export function templateRules(t: DocumentTemplate, mrz: ParsedMrz | null, visual
   if (t.id === 'mex-ine') {
     const clave = visual.clave_elector?.replace(/\s/g, '');
     const curp = visual.curp?.replace(/\s/g, '');
-    out.push(...curpRules(curp, mrz, true));
+    out.push(...curpRules(curp, mrz, true, opts));
     // The Clave has no public check digit, so an OCR slip cannot be told from an edit: soft only.
     if (clave) {
       const ok = CLAVE_RE.test(clave);
@@ -80,6 +98,6 @@ export function templateRules(t: DocumentTemplate, mrz: ParsedMrz | null, visual
     const vig = visual.vigencia?.match(/(\d{4})\s*$/)?.[1];
     if (vig) out.push({ rule: 'vigencia_equals_mrz_expiry', ok: vig.slice(2) === mrz.expiryDate.slice(0, 2), confidence: 'MED', reason: 'visual_mrz_mismatch' });
   }
-  if (t.id === 'mex-passport') out.push(...curpRules(visual.curp?.replace(/\s/g, ''), mrz, false));
+  if (t.id === 'mex-passport') out.push(...curpRules(visual.curp?.replace(/\s/g, ''), mrz, false, opts));
   return out;
 }

@@ -94,3 +94,35 @@ export async function readVisualZone(side: RawImage, sideName: Side, zones: Text
   }
   return out;
 }
+
+export interface CaptionRead { expected: string; text: string; score: number; matched: boolean }
+
+const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9 ]/g, ' ').replace(/\s+/g, ' ').trim();
+
+/**
+ * 2.x: reads each value's printed caption (the strip just above its box) with the document's own
+ * language model (Debian tesseract-ocr-por / -spa) and checks it against the template's label, so
+ * a value is known to sit under the caption it claims, not only at the position the template
+ * assumes. A bilingual label ("APELIDO / SURNAME") matches on either part or the whole.
+ */
+export async function readCaptions(side: RawImage, sideName: Side, zones: TextZone[], worker: OcrWorker, timeoutMs: number): Promise<Record<string, CaptionRead>> {
+  const out: Record<string, CaptionRead> = {};
+  const png = await sharp(side.data, { raw: { width: side.width, height: side.height, channels: 3 } }).png().toBuffer();
+  for (const z of zones.filter((zz) => zz.side === sideName && zz.label)) {
+    const left = Math.max(0, Math.round((z.box.x - 0.01) * side.width));
+    const top = Math.max(0, Math.round((z.box.y - z.box.h * 0.6) * side.height));
+    const width = Math.min(side.width - left, Math.round((z.box.w + 0.02) * side.width));
+    const height = Math.min(side.height - top, Math.max(4, Math.round(z.box.h * 0.65 * side.height)));
+    const scale = Math.min(2, 32 / height);
+    const crop = await sharp(png).extract({ left, top, width, height }).resize(Math.round(width * scale), Math.round(height * scale)).greyscale().normalise().png().toBuffer();
+    // An explicit alphabet: a whitelist left by an earlier job would otherwise stay in force.
+    const res = await worker.recognize(crop, { tessedit_pageseg_mode: '7', tessedit_char_whitelist: "ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÚÂÊÔÃÕÇÀÜÑº./ '-", user_defined_dpi: '300' }, timeoutMs, { lines: false });
+    const text = fold(res.text);
+    const parts = [z.label, ...z.label.split('/')].map(fold).filter(Boolean);
+    // The strip may also catch neighbouring print after the caption: the caption is its start.
+    const compact = text.replace(/ /g, '');
+    const score = Math.max(0, ...parts.map((p) => Math.max(similarity(p, text), similarity(p.replace(/ /g, ''), compact.slice(0, p.replace(/ /g, '').length)))));
+    out[z.field] = { expected: z.label, text: res.text.replace(/\s+/g, ' ').trim(), score: Math.round(score * 1000) / 1000, matched: score >= 0.7 };
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+/**
+ * `npm run bench:liveness`: liveness v2 on real footage first, synthetic attacks second.
+ *
+ * Real: every case of bench/liveness-labels.json (segments of ../shared/videos clips with the
+ * challenge their motion performs, the attack kind, labelled blink times, a held-out flag). Each
+ * case runs twice: without the screen-colour signal (third-party footage cannot follow the page's
+ * colours, so it is set aside, not failed) and with simulated screen light on genuine captures
+ * (replays emit their own light and get none), so the colour signal's share is visible.
+ * Held-out cases (sha256(id) starts with 0–4) are reported separately and were never used to
+ * choose a threshold.
+ *
+ * `--json FILE` also writes every per-case result.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { issueChallenge } from '../domain/liveness.js';
+import { facesDir, modelsDir } from '../engine/assets.js';
+import { quantile } from '../engine/faces/geometry.js';
+import { evaluateLiveness } from '../engine/faces/liveness.js';
+import { loadFaceModels } from '../engine/faces/models-bundle.js';
+import { FACE_SETTINGS_V2 } from '../engine/faces/settings.js';
+import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
+import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+
+const settings = FACE_SETTINGS_V2;
+const NOW = new Date('2026-11-21T12:00:00Z');
+const FPS = 10;
+const argv = process.argv.slice(2);
+const jsonOut = argv.includes('--json') ? argv[argv.indexOf('--json') + 1] : undefined;
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+
+const labels = { cases: labelledCases() };
+for (const c of labels.cases) {
+  const rule = '01234'.includes(createHash('sha256').update(c.id).digest('hex')[0]!);
+  if (rule !== c.held_out) throw new Error(`held_out flag of ${c.id} disagrees with the rule`);
+}
+const models = await loadFaceModels(modelsDir(), settings);
+
+interface Result {
+  id: string;
+  kind: string;
+  held_out: boolean;
+  colour: boolean;
+  status: string;
+  reasons: string[];
+  steps: { step: string; done: boolean }[];
+  events: { step: string; start_ms: number; end_ms: number }[];
+  dissenting: string[];
+  blinks: { labelled: number; found: number };
+  wall_ms: number;
+  cpu_ms: number;
+  evidence: unknown;
+}
+
+const results: Result[] = [];
+for (const [n, c] of labels.cases.entries()) {
+  if (only && !c.id.includes(only)) continue;
+  for (const colour of [false, true]) {
+    const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed: 1000 + n });
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = await evaluateLiveness(models, settings, { frames: capture, challenge: ch, now: new Date(NOW.getTime() + 30_000), options: { withoutIllumination: !colour } });
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const ev = r.outcome.evidence as { challenge?: { steps: { step: string; done: boolean }[]; events: { step: string; start_ms: number; end_ms: number }[] }; attack?: { dissenting: string[] } };
+    const events = ev.challenge?.events ?? [];
+    const found = c.blinks_s.filter((t) => events.some((e) => e.step === 'blink' && t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300)).length;
+    results.push({
+      id: c.id, kind: c.kind, held_out: c.held_out, colour, status: r.outcome.status, reasons: r.outcome.reasons,
+      steps: ev.challenge?.steps ?? [], events, dissenting: ev.attack?.dissenting ?? [],
+      blinks: { labelled: c.blinks_s.length, found }, wall_ms: Math.round(wall), cpu_ms: Math.round((cpu.user + cpu.system) / 1000), evidence: r.outcome.evidence,
+    });
+  }
+}
+
+const pct = (a: number, b: number) => (b ? `${a}/${b} (${((100 * a) / b).toFixed(1)} %)` : '0/0');
+function report(title: string, rs: Result[]) {
+  console.log(`\n## ${title}`);
+  for (const colour of [false, true]) {
+    const set = rs.filter((r) => r.colour === colour);
+    if (!set.length) continue;
+    console.log(`\n### ${colour ? 'with the screen-colour signal (simulated light on genuine captures)' : 'without the screen-colour signal'}`);
+    const genuine = set.filter((r) => r.kind === 'genuine');
+    const notPassed = genuine.filter((r) => r.status !== 'passed');
+    const failed = genuine.filter((r) => r.status === 'failed');
+    console.log(`BPCER (genuine not passed): ${pct(notPassed.length, genuine.length)}; of which failed ${failed.length}, review ${notPassed.length - failed.length}`);
+    const steps = genuine.flatMap((r) => r.steps);
+    for (const st of ['turn_left', 'turn_right', 'nod', 'blink']) {
+      const asked = steps.filter((s) => s.step === st);
+      const falseEv = genuine.filter((r) => !r.steps.some((s) => s.step === st) && r.events.some((e) => e.step === st)).length;
+      if (asked.length || falseEv) console.log(`  ${st}: recall ${pct(asked.filter((s) => s.done).length, asked.length)}; genuine captures not asking it that show it: ${falseEv}/${genuine.filter((r) => !r.steps.some((s) => s.step === st)).length}`);
+    }
+    const bl = genuine.reduce((a, r) => [a[0]! + r.blinks.found, a[1]! + r.blinks.labelled], [0, 0]);
+    console.log(`  labelled blinks detected: ${pct(bl[0]!, bl[1]!)}`);
+    for (const kind of ['screen_replay', 'deepfake', 'print', 'non_response']) {
+      const k = set.filter((r) => r.kind === kind);
+      if (!k.length) {
+        console.log(`APCER ${kind}: no real clip of this kind (n=0)`);
+        continue;
+      }
+      console.log(`APCER ${kind} (passed): ${pct(k.filter((r) => r.status === 'passed').length, k.length)}; review ${k.filter((r) => r.status === 'review').length}, failed ${k.filter((r) => r.status === 'failed').length}`);
+    }
+    console.log(`latency per capture: wall p50 ${Math.round(quantile(set.map((r) => r.wall_ms), 0.5))} ms, p95 ${Math.round(quantile(set.map((r) => r.wall_ms), 0.95))} ms; CPU p50 ${Math.round(quantile(set.map((r) => r.cpu_ms), 0.5))} ms, p95 ${Math.round(quantile(set.map((r) => r.cpu_ms), 0.95))} ms (n=${set.length})`);
+    for (const r of set) {
+      const ok = r.kind === 'genuine' ? r.status === 'passed' : r.status !== 'passed';
+      console.log(`  ${ok ? 'ok ' : 'BAD'} ${r.id.padEnd(20)} ${r.status.padEnd(7)} steps ${r.steps.map((s) => `${s.step}:${s.done ? 'y' : 'n'}`).join(' ')} events ${r.events.map((e) => `${e.step}@${e.start_ms}`).join(',')} dissent [${r.dissenting.join(',')}] ${r.reasons.join(',')} ${r.wall_ms} ms`);
+    }
+  }
+}
+
+console.log(`# liveness bench (settings ${settings.version}), ${new Date().toISOString()}`);
+report('Real clips, tuning set', results.filter((r) => !r.held_out));
+report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.held_out));
+
+// --- Synthetic attacks second: still photos, planar warps, hand-held prints of real photos ---
+if (!only) {
+  const PHOTOS = ['obama.jpg', 'biden.jpg', 'faceonnx/brad_2.jpg', 'faceonnx/nicole_2.jpg', 'rose_leslie_img2.jpg', 'faceonnx/sarah_2.jpg', 'alex_lacamoire_img1.jpg', 'minivision/image_T1.jpg'];
+  const synth: { name: string; status: string; dissenting: string[] }[] = [];
+  for (const [i, photo] of PHOTOS.entries()) {
+    const bytes = await readFile(path.join(facesDir(), photo));
+    const ch = scriptedChallengeForClip(issueChallenge(seededRandom(5000 + i), NOW), 4000, 1000, [{ step: 'turn_right', startMs: 1500, endMs: 3000 }]);
+    const yaw = (t: number) => (t < 1500 || t > 3000 ? 0 : -50 * Math.sin(((t - 1500) / 1500) * Math.PI));
+    const wobble = (t: number) => 12 * Math.sin((t / 1000) * Math.PI);
+    const kinds: [string, { image: Buffer; timestampMs: number }[]][] = [
+      ['still photo', stillFrames(bytes, 40, FPS)],
+      ['planar warp', await planarTurnFrames(bytes, 400, FPS, 4000, yaw)],
+      ['hand-held print', await planarTurnFrames(await simulatePrint(bytes, 480), 400, FPS, 4000, wobble)],
+    ];
+    for (const [kind, frames] of kinds) {
+      const capture = await buildCapture(models, frames, ch, { lightFrom: ch, strength: 0.1 });
+      const r = await evaluateLiveness(models, settings, { frames: capture, challenge: ch, now: new Date(NOW.getTime() + 30_000) });
+      synth.push({ name: `${kind} ${photo}`, status: r.outcome.status, dissenting: (r.outcome.evidence as { attack?: { dissenting: string[] } }).attack?.dissenting ?? [] });
+    }
+  }
+  console.log('\n## Synthetic attacks (lit by the issued colours: the worst case for the colour signal)');
+  console.log(`passed: ${pct(synth.filter((s) => s.status === 'passed').length, synth.length)}; review ${synth.filter((s) => s.status === 'review').length}`);
+  for (const s of synth) console.log(`  ${s.status === 'passed' ? 'BAD' : 'ok '} ${s.name.padEnd(40)} ${s.status} dissent [${s.dissenting.join(',')}]`);
+}
+if (jsonOut) await writeFile(jsonOut, JSON.stringify(results, null, 1));
+await models.release();

@@ -1,0 +1,279 @@
+import sharp from 'sharp';
+
+/**
+ * Classical MRZ localisation on a whole photo or scan: no template, no document outline needed.
+ *
+ * 1. Grey working copy (longest side `workSide`), **blackhat** (grey closing minus the image) with
+ *    a rectangle a little larger than a stroke: dark print on a light ground lights up, flat
+ *    areas, photos and backgrounds go dark.
+ * 2. **Text direction** from the thresholded blackhat: the angle in [0°, 180°) whose projection
+ *    profile is peakiest (text lines give the sharpest rows). The image is turned so that lines
+ *    run horizontally; whether it is then upside down is left to the reader (check digits decide).
+ * 3. **Bands**: a horizontal closing joins characters into line blobs; long, thin blobs that stack
+ *    with similar widths and heights (2 or 3 of them) are MRZ candidates, widest first.
+ *
+ * Measured against a learned detector (PaddleOCR det) in `bench/mrz-detectors.ts`; see the README.
+ */
+
+export interface Gray { data: Uint8Array; width: number; height: number }
+
+/** A candidate MRZ band in the coordinates of the image turned by `angle` degrees (clockwise, sharp's convention). */
+export interface MrzBand {
+  angle: number;
+  /** Box in the turned full-resolution image. */
+  left: number; top: number; width: number; height: number;
+  lines: number;
+  /** Mean line height in full-resolution pixels. */
+  lineHeight: number;
+  score: number;
+}
+
+/** Running max (dilate) or min (erode) over a window of `k` along rows or columns. */
+function runFilter(src: Uint8Array, w: number, h: number, k: number, horizontal: boolean, max: boolean): Uint8Array {
+  const dst = new Uint8Array(src.length);
+  const n = horizontal ? w : h;
+  const m = horizontal ? h : w;
+  const stride = horizontal ? 1 : w;
+  const half = Math.floor(k / 2);
+  const q = new Int32Array(n);
+  for (let j = 0; j < m; j++) {
+    const base = horizontal ? j * w : j;
+    let head = 0, tail = 0;
+    // Monotone deque over the window [i - half, i + half].
+    let next = 0;
+    for (let i = 0; i < n; i++) {
+      const hi = Math.min(n - 1, i + half);
+      while (next <= hi) {
+        const v = src[base + next * stride]!;
+        while (tail > head && (max ? src[base + q[tail - 1]! * stride]! <= v : src[base + q[tail - 1]! * stride]! >= v)) tail--;
+        q[tail++] = next++;
+      }
+      while (q[head]! < i - half) head++;
+      dst[base + i * stride] = src[base + q[head]! * stride]!;
+    }
+  }
+  return dst;
+}
+
+function morph(src: Uint8Array, w: number, h: number, kw: number, kh: number, max: boolean): Uint8Array {
+  let out = src;
+  if (kw > 1) out = runFilter(out, w, h, kw, true, max);
+  if (kh > 1) out = runFilter(out, w, h, kh, false, max);
+  return out;
+}
+
+export function blackhat(g: Gray, kw: number, kh: number): Uint8Array {
+  const closed = morph(morph(g.data, g.width, g.height, kw, kh, true), g.width, g.height, kw, kh, false);
+  const out = new Uint8Array(g.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = closed[i]! - g.data[i]!;
+  return out;
+}
+
+function otsu(values: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (const v of values) hist[v]!++;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i]!;
+  let sumB = 0, wB = 0, best = 0, t = 0;
+  for (let i = 0; i < 256; i++) {
+    wB += hist[i]!;
+    if (!wB) continue;
+    const wF = values.length - wB;
+    if (!wF) break;
+    sumB += i * hist[i]!;
+    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
+    if (between > best) { best = between; t = i; }
+  }
+  return t;
+}
+
+/** Text mask: blackhat above Otsu's level (and never below a floor, so flat images stay empty). */
+export function textMask(g: Gray): Uint8Array {
+  const bh = blackhat(g, 15, 9);
+  const t = Math.max(25, otsu(bh));
+  const mask = new Uint8Array(bh.length);
+  for (let i = 0; i < bh.length; i++) mask[i] = bh[i]! > t ? 1 : 0;
+  return mask;
+}
+
+/**
+ * Dominant text-line angle in degrees, [0, 180): the rotation (counter-clockwise, image y down)
+ * that lines of text follow. Projection-profile energy over a subsample of mask pixels, coarse then fine.
+ */
+export function textAngle(mask: Uint8Array, w: number, h: number): number {
+  const xs: number[] = [], ys: number[] = [];
+  const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 400_000)));
+  for (let y = 0; y < h; y += step) for (let x = 0; x < w; x += step) if (mask[y * w + x]) { xs.push(x); ys.push(y); }
+  if (xs.length < 50) return 0;
+  const diag = Math.ceil(Math.hypot(w, h));
+  const bins = new Float64Array(2 * diag + 2);
+  const energy = (deg: number) => {
+    const a = (deg * Math.PI) / 180, s = Math.sin(a), c = Math.cos(a);
+    bins.fill(0);
+    for (let i = 0; i < xs.length; i++) bins[Math.round(ys[i]! * c - xs[i]! * s) + diag]! += 1;
+    let e = 0;
+    for (let i = 0; i < bins.length; i++) e += bins[i]! * bins[i]!;
+    return e;
+  };
+  let best = 0, bestE = -1;
+  for (let d = 0; d < 180; d += 2) { const e = energy(d); if (e > bestE) { bestE = e; best = d; } }
+  const coarse = best;
+  for (let d = coarse - 2; d <= coarse + 2; d += 0.25) { const e = energy(d); if (e > bestE) { bestE = e; best = d; } }
+  return ((best % 180) + 180) % 180;
+}
+
+export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
+
+export function components(mask: Uint8Array, w: number, h: number): Blob[] {
+  const label = new Int32Array(w * h);
+  const out: Blob[] = [];
+  const stack: number[] = [];
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || label[i]) continue;
+    const b: Blob = { x0: w, y0: h, x1: 0, y1: 0, px: 0 };
+    label[i] = out.length + 1;
+    stack.push(i);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w, y = (p - x) / w;
+      b.px++;
+      if (x < b.x0) b.x0 = x; if (x > b.x1) b.x1 = x; if (y < b.y0) b.y0 = y; if (y > b.y1) b.y1 = y;
+      if (x > 0 && mask[p - 1] && !label[p - 1]) { label[p - 1] = out.length + 1; stack.push(p - 1); }
+      if (x < w - 1 && mask[p + 1] && !label[p + 1]) { label[p + 1] = out.length + 1; stack.push(p + 1); }
+      if (y > 0 && mask[p - w] && !label[p - w]) { label[p - w] = out.length + 1; stack.push(p - w); }
+      if (y < h - 1 && mask[p + w] && !label[p + w]) { label[p + w] = out.length + 1; stack.push(p + w); }
+    }
+    out.push(b);
+  }
+  return out;
+}
+
+/** Horizontal line blobs: characters joined by a horizontal closing, then long thin runs kept. */
+export function lineBlobs(mask: Uint8Array, w: number, h: number, join: number): Blob[] {
+  // Remove isolated specks first (a 2×2 opening), so noise does not bridge lines.
+  const opened = morph(morph(mask, w, h, 2, 2, false), w, h, 2, 2, true);
+  const closed = morph(morph(opened, w, h, join, 1, true), w, h, join, 1, false);
+  return components(closed, w, h).filter((b) => {
+    const bw = b.x1 - b.x0 + 1, bh = b.y1 - b.y0 + 1;
+    return bh >= 4 && bw >= 8 * bh && bw >= w * 0.12 && b.px >= 0.35 * bw * bh;
+  });
+}
+
+/**
+ * An MRZ line is 30, 36 or 44 characters at a pitch of about 0.75 of the blob's height: an aspect
+ * of roughly 18–45. Stacks of 2–3 such lines rank first, single merged blobs after.
+ */
+function bandScore(aspect: number, lines: number, widthShare: number): number {
+  const fit = aspect < 18 ? aspect / 18 : aspect > 48 ? 48 / aspect : 1;
+  // The MRZ spans its document: of two stacks, the wider one in the frame is likelier.
+  return fit * 10 + (lines >= 2 ? 10 + lines : 0) + 8 * widthShare;
+}
+
+/** Stacks of 2–3 line blobs with similar extent: the MRZ's shape. */
+export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] {
+  const sorted = [...blobs].sort((a, b) => a.y0 - b.y0);
+  const out: { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const group = [sorted[i]!];
+    for (let j = i + 1; j < sorted.length && group.length < 3; j++) {
+      const a = group[group.length - 1]!, b = sorted[j]!;
+      const ha = a.y1 - a.y0 + 1, hb = b.y1 - b.y0 + 1, wa = a.x1 - a.x0 + 1, wb = b.x1 - b.x0 + 1;
+      const gap = b.y0 - a.y1;
+      if (gap > 2.2 * Math.max(ha, hb)) break;
+      const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+      if (gap < -0.3 * Math.min(ha, hb) || overlap < 0.7 * Math.min(wa, wb) || Math.max(ha, hb) > 2 * Math.min(ha, hb) || Math.min(wa, wb) < 0.75 * Math.max(wa, wb)) continue;
+      group.push(b);
+      const x0 = Math.min(...group.map((g) => g.x0)), x1 = Math.max(...group.map((g) => g.x1));
+      const y0 = group[0]!.y0, y1 = b.y1;
+      const lh = group.reduce((s, g) => s + g.y1 - g.y0 + 1, 0) / group.length;
+      // Wider bands with 2–3 even lines first; the width term favours the full MRZ over a caption pair.
+      out.push({ x0, y0, x1, y1, lines: group.length, lineHeight: lh, score: bandScore((x1 - x0) / lh, group.length, (x1 - x0) / imageWidth) });
+    }
+    // A single blob as tall as two lines: lines merged by the closing (tight line spacing).
+    const s = sorted[i]!, sw = s.x1 - s.x0 + 1, sh = s.y1 - s.y0 + 1;
+    if (sw < 18 * sh) out.push({ x0: s.x0, y0: s.y0, x1: s.x1, y1: s.y1, lines: 0, lineHeight: sh / 2, score: bandScore((2 * sw) / sh, 0, sw / imageWidth) });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Candidate MRZ bands of an upright-decoded image (raw RGB or grey), best first. `angle` is the
+ * clockwise rotation (sharp `rotate`) that makes the band's lines horizontal; a band may still be
+ * upside down.
+ */
+/**
+ * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
+ * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
+ */
+export type LineFinder = (g: Gray) => Promise<{ blobs: Blob[][]; mask: Uint8Array }>;
+
+export const classicalLines: LineFinder = async (g) => {
+  const mask = textMask(g);
+  // Characters are joined across their gaps; the gap scales with the text, so two joins.
+  return { mask, blobs: [9, 17].map((join) => lineBlobs(mask, g.width, g.height, join)) };
+};
+
+export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: { workSide: number; maxBands: number; angles?: number[]; lines?: LineFinder }): Promise<MrzBand[]> {
+  // Small captures are enlarged (up to 2×) so that the morphology sees characters of a usable size.
+  const scale = Math.min(2, opts.workSide / Math.max(src.width, src.height));
+  const base = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
+  const ww = Math.max(1, Math.round(src.width * scale)), wh = Math.max(1, Math.round(src.height * scale));
+  const { data } = await base.clone().greyscale().resize(ww, wh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  const g: Gray = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: ww, height: wh };
+  let angles = opts.angles;
+  if (!angles) {
+    const angle0 = textAngle(textMask(g), g.width, g.height);
+    // Lines descending to the right at angle a (image y down) become horizontal after a turn by −a;
+    // either this or the turn by 180 − a (upside down) is upright, which the reader settles.
+    const rot = angle0 > 90 ? 180 - angle0 : -angle0;
+    angles = rot === 0 ? [0] : [rot, 0];
+  }
+  const bands: MrzBand[] = [];
+  for (const angle of angles) {
+    const turned = angle === 0 ? g : await turn(g, angle);
+    const found = await (opts.lines ?? classicalLines)(turned);
+    const mask = found.mask;
+    const seen = new Set<string>();
+    for (const blobs of found.blobs) {
+      for (const b0 of groupBands(blobs, turned.width)) {
+        const b = extend(b0, mask, turned.width);
+        const key = `${Math.round(b.x0 / 8)},${Math.round(b.y0 / 8)},${Math.round(b.x1 / 8)},${Math.round(b.y1 / 8)}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const padX = 1.2 * b.lineHeight, padY = 0.8 * b.lineHeight;
+        const left = Math.max(0, (b.x0 - padX) / scale), top = Math.max(0, (b.y0 - padY) / scale);
+        const tw = turned.width / scale, th = turned.height / scale;
+        bands.push({
+          angle, left: Math.round(left), top: Math.round(top),
+          width: Math.round(Math.min(tw, (b.x1 + padX) / scale) - left), height: Math.round(Math.min(th, (b.y1 + padY) / scale) - top),
+          lines: b.lines, lineHeight: b.lineHeight / scale, score: b.score,
+        });
+      }
+    }
+    // The dominant text need not run the MRZ's way (a passport's upper page is printed sideways):
+    // bands of both passes are ranked together.
+  }
+  return bands.sort((a, b) => b.score - a.score).slice(0, opts.maxBands);
+}
+
+/**
+ * Fillers (`<`) are thin and often drop out of the mask, splitting a line's blob: grow the band
+ * sideways while ink continues within one and a half line heights.
+ */
+function extend<T extends { x0: number; y0: number; x1: number; y1: number; lineHeight: number }>(b: T, mask: Uint8Array, w: number): T {
+  const gap = Math.max(4, Math.round(1.5 * b.lineHeight));
+  const colInk = (x: number) => {
+    for (let y = b.y0; y <= b.y1; y++) if (mask[y * w + x]) return true;
+    return false;
+  };
+  let x1 = b.x1, x0 = b.x0;
+  for (let x = x1 + 1, miss = 0; x < w && miss <= gap; x++) { if (colInk(x)) { x1 = x; miss = 0; } else miss++; }
+  for (let x = x0 - 1, miss = 0; x >= 0 && miss <= gap; x--) { if (colInk(x)) { x0 = x; miss = 0; } else miss++; }
+  return { ...b, x0, x1 };
+}
+
+async function turn(g: Gray, angle: number): Promise<Gray> {
+  const { data, info } = await sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), { raw: { width: g.width, height: g.height, channels: 1 } })
+    .rotate(angle, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedDir } from '../../assets.js';
+import { photograph, renderDocument } from '../../../tools/corpus/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, type DocumentEngine } from '../index.js';
+
+/**
+ * Document engine 2.x on real specimen captures (`../shared/documents-real`, tuning images only:
+ * the held-out ones stay out of every test and tuning loop) and on the synthetic corpus, whose
+ * figures must not fall. Real tesseract, real images.
+ */
+const REAL = path.join(sharedDir(), 'documents-real');
+const NOW = new Date('2026-11-21T00:00:00Z');
+let engine: DocumentEngine;
+
+beforeAll(async () => {
+  engine = await createDocumentEngine(DOCUMENT_SETTINGS_V2);
+});
+afterAll(async () => {
+  await engine.close();
+});
+
+const truth = (file: string): string[] => {
+  const rows = readFileSync(path.join(REAL, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; mrz_lines: string[] });
+  return rows.find((r) => r.file === file)!.mrz_lines;
+};
+
+describe.runIf(existsSync(REAL))('scanMrz on real specimen captures', () => {
+  it.each([
+    ['DoubangoTelecom__ultimateMRZ-SDK__assets__images__Czech_passport_2005_MRZ_orient6_1300x1002.jpg', 'EXIF-rotated stock photo'],
+    ['DoubangoTelecom__ultimateMRZ-SDK__assets__images__Passport-Australia_1280x720_rotate+90.jpg', 'quarter-turned'],
+    ['regulaforensics__DocumentReader-web-js-client__examples__basic__WHITE.jpg', 'a BMP file'],
+    ['developer79433__passport_mrz_detector_cpp__test_data__mrz_example_05.jpg', 'low-resolution scan'],
+  ])('%s (%s): exact and valid', async (file) => {
+    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    expect(r.parsed?.lines).toEqual(truth(file));
+    expect(r.valid).toBe(true);
+    expect(r.reason).toBeUndefined();
+  });
+
+  it('a card whose printed composite check digit is wrong is read exactly and reported mrz_check_digits_failed, never valid', async () => {
+    const file = 'developer79433__passport_mrz_detector_cpp__test_data__mrz_example_04.jpg';
+    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    expect(r.parsed?.lines).toEqual(truth(file));
+    expect(r.valid).toBe(false);
+    expect(r.reason).toBe('mrz_check_digits_failed');
+  });
+});
+
+describe('scanMrz without an MRZ', () => {
+  it('a blank page is mrz_not_found or mrz_unreadable, never valid', async () => {
+    const sharp = (await import('sharp')).default;
+    const blank = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#f4f1ea' } }).jpeg().toBuffer();
+    const r = await engine.scanMrz(blank);
+    expect(r.valid).toBe(false);
+    expect(['mrz_not_found', 'mrz_unreadable']).toContain(r.reason);
+  });
+
+  it('1.x settings have no scan', async () => {
+    const old = await createDocumentEngine();
+    await expect(old.scanMrz(Buffer.from('x'))).rejects.toMatchObject({ code: 'scan_unavailable' });
+    await old.close();
+  });
+});
+
+describe('2.x analyze on the synthetic corpus (figures must not fall)', () => {
+  it.each([
+    ['moz-passport', 'MOZ', 'passport'],
+    ['mex-passport', 'MEX', 'passport'],
+    ['mex-ine', 'MEX', 'national_id'],
+    ['moz-bi', 'MOZ', 'national_id'],
+  ] as const)('%s photographed passes both checks', async (template, country, type) => {
+    const doc = await renderDocument({ template, seed: 101 });
+    const front = (await photograph(doc.image, 1)).image;
+    const back = doc.back ? (await photograph(doc.back, 2)).image : undefined;
+    const res = await engine.analyze({ front, back, declared: { country, type }, accepted: [{ country, types: [type] }], now: NOW });
+    expect(res.ocr.status, JSON.stringify(res.ocr.reasons)).toBe('passed');
+    expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
+    expect(res.extracted.document_number).toBe(doc.truth.identity.document_number);
+    expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
+    // Captions read with the document's language model (por / spa), not only located.
+    const ev = res.ocr.evidence as { captions?: Record<string, { matched: boolean; text: string }>; captions_matched?: number; captions_total?: number };
+    expect(ev.captions, 'captions evidence').toBeDefined();
+    expect(ev.captions_matched!, JSON.stringify(ev.captions)).toBeGreaterThanOrEqual(Math.ceil(ev.captions_total! * 0.75));
+    expect(res.ocr.models.map((m) => m.name)).toEqual(expect.arrayContaining(['tesseract-ocr-por/por.traineddata', 'tesseract-ocr-spa/spa.traineddata']));
+  });
+});

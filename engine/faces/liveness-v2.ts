@@ -1,0 +1,391 @@
+import type { TCheckOutcome, TModelStamp } from '../../domain/checks.js';
+import type { TLivenessChallenge, TLivenessStep, TStepSlot } from '../../domain/liveness.js';
+import type { StepEvent } from './challenge-steps.js';
+import { analyseFrame, type FaceObservation } from './frame-analysis.js';
+import { median, quantile } from './geometry.js';
+import { scoreIllumination } from './illumination.js';
+import { decodeImage, type RgbImage } from './image.js';
+import type { LivenessInput } from './liveness.js';
+import type { FaceModels } from './models-bundle.js';
+import { noseParallax } from './parallax.js';
+import { cosineSimilarity } from './recognizer.js';
+import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders } from './screen-cues.js';
+import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
+
+export const LIVENESS_V2_COMPONENT = 'face-engine@2';
+
+interface Frame {
+  index: number;
+  timestampMs: number;
+  face: FaceObservation;
+  img: RgbImage;
+  otherFaces: number;
+}
+
+const round = (v: number, d = 3) => (Number.isFinite(v) ? Math.round(v * 10 ** d) / 10 ** d : null);
+
+/**
+ * The slots a challenge prompts. Version 2 states them; a version-1 challenge (issued before the
+ * timed script) is read as the page of that time showed it: `capture_ms` cut into steps + 1 equal
+ * parts, the first a straight look.
+ */
+export function scriptOf(challenge: TLivenessChallenge): { neutralMs: number; slots: TStepSlot[] } {
+  if (challenge.version === 2 && challenge.slots && challenge.neutral_ms !== undefined) return { neutralMs: challenge.neutral_ms, slots: challenge.slots };
+  const per = challenge.capture_ms / (challenge.steps.length + 1);
+  return { neutralMs: Math.round(per), slots: challenge.steps.map((step, i) => ({ step, start_ms: Math.round((i + 1) * per), end_ms: Math.round((i + 2) * per) })) };
+}
+
+type Ch = FaceEngineSettings['challenge'];
+
+/** Turns and nods from the rigid pose, relative to the neutral pose; runs of frames become events. */
+export function movementEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch): StepEvent[] {
+  const events: StepEvent[] = [];
+  let cur: StepEvent | undefined;
+  frames.forEach((f, i) => {
+    const yaw = f.face.pose.yaw - neutral.yaw;
+    const pitch = f.face.pose.pitch - neutral.pitch;
+    let state: TLivenessStep | undefined;
+    let mag = 0;
+    if (Math.abs(yaw) >= s.turnYawDeg && Math.abs(yaw) > Math.abs(pitch)) {
+      state = yaw > 0 ? 'turn_left' : 'turn_right';
+      mag = Math.abs(yaw);
+    } else if (Math.abs(pitch) >= s.nodPitchDeg && Math.abs(pitch) >= Math.abs(yaw)) {
+      state = 'nod';
+      mag = Math.abs(pitch);
+    }
+    if (cur && cur.step !== state) {
+      events.push(cur);
+      cur = undefined;
+    }
+    if (!state) return;
+    if (!cur) cur = { step: state, startMs: f.timestampMs, endMs: f.timestampMs, peakIndex: i, magnitude: mag };
+    cur.endMs = f.timestampMs;
+    if (mag > cur.magnitude) {
+      cur.magnitude = mag;
+      cur.peakIndex = i;
+    }
+  });
+  if (cur) events.push(cur);
+  // Down-and-up (or a turn with a brief dip under the threshold) close together: one event.
+  const merged: StepEvent[] = [];
+  for (const e of events) {
+    const last = merged[merged.length - 1];
+    if (last && last.step === e.step && e.startMs - last.endMs <= s.mergeGapMs) {
+      last.endMs = e.endMs;
+      if (e.magnitude > last.magnitude) {
+        last.magnitude = e.magnitude;
+        last.peakIndex = e.peakIndex;
+      }
+    } else merged.push({ ...e });
+  }
+  return merged;
+}
+
+/**
+ * Blinks as short dips of eye openness below the capture's own open-eye baseline, on frames near
+ * the neutral pose. Two views of the eye: the 68-point aspect ratio (falls as the lids meet) and
+ * the eye classifier's P(closed) (sees lids the landmark model smooths over). A dip must close
+ * again within `maxDipMs` on both sides: eyes shut for long, a squint held or a look down is not a
+ * blink. At 10 fps a 150-ms blink may be caught by one frame only, half-closed: the thresholds are
+ * fractions of the person's own baseline, not absolute openness, so deep-set eyes and glasses
+ * (a lower, steadier ratio) still show the dip.
+ */
+export function blinkEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch, b: LivenessV2Settings['blink']): { events: StepEvent[]; baseline: { ear: number; closed: number } } {
+  // Eyes are judged on frames near the neutral pose only (both eye models misread eyes in
+  // profile); pitch gets twice the nod threshold because a hard blink tips the upper face.
+  const near = frames.filter((f) => Math.abs(f.face.pose.yaw - neutral.yaw) < s.turnYawDeg && Math.abs(f.face.pose.pitch - neutral.pitch) < 2 * s.nodPitchDeg);
+  if (near.length < 3) return { events: [], baseline: { ear: Number.NaN, closed: Number.NaN } };
+  const ear = quantile(near.map((f) => f.face.eyes.ear), b.baselinePercentile);
+  const closed = quantile(near.map((f) => f.face.eyes.closed), 1 - b.baselinePercentile);
+  const earPart = (f: { face: FaceObservation }) => (ear > 0 ? (ear - f.face.eyes.ear) / ear / b.earDip : 0);
+  const closedPart = (f: { face: FaceObservation }) => (f.face.eyes.closed - closed) / b.closedRise;
+  // Each view finds its own short dips (the landmark ratio often lags for a second after a blink
+  // while the classifier already reads open, and the classifier misreads some eyes entirely);
+  // a blink is a dip in either, overlapping dips merged.
+  const found: StepEvent[] = [];
+  for (const view of [earPart, closedPart]) {
+    const dip = near.map(view);
+    let i = 0;
+    while (i < near.length) {
+      if (!(dip[i]! >= 1)) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j + 1 < near.length && dip[j + 1]! >= 1) j++;
+      const t0 = near[i]!.timestampMs, t1 = near[j]!.timestampMs;
+      const openBefore = near.some((f, k) => k < i && t0 - f.timestampMs <= b.maxDipMs && dip[k]! < 0.5);
+      const openAfter = near.some((f, k) => k > j && f.timestampMs - t1 <= b.maxDipMs && dip[k]! < 0.5);
+      if (openBefore && openAfter && t1 - t0 <= b.maxDipMs) {
+        let peak = i;
+        for (let k = i; k <= j; k++) if (dip[k]! > dip[peak]!) peak = k;
+        found.push({ step: 'blink', startMs: t0, endMs: t1, peakIndex: frames.indexOf(near[peak]!), magnitude: dip[peak]! });
+      }
+      i = j + 1;
+    }
+  }
+  found.sort((p, q) => p.startMs - q.startMs);
+  const events: StepEvent[] = [];
+  for (const e of found) {
+    const last = events[events.length - 1];
+    if (last && e.startMs <= last.endMs + 100) {
+      last.endMs = Math.max(last.endMs, e.endMs);
+      if (e.magnitude > last.magnitude) {
+        last.magnitude = e.magnitude;
+        last.peakIndex = e.peakIndex;
+      }
+    } else events.push({ ...e });
+  }
+  return { events, baseline: { ear, closed } };
+}
+
+export interface SlotVerdict {
+  step: TLivenessStep;
+  slot: [number, number];
+  done: boolean;
+  at_ms: number | null;
+  magnitude: number | null;
+}
+
+/**
+ * Each step must happen inside its own slot (start tolerance before, end tolerance after).
+ * A turn or nod that starts inside another step's slot, fits no slot of its own kind and is
+ * clearly deliberate (`contradictionFactor` × its threshold) contradicts the prompted order; movements before the first slot or after the last are
+ * tolerated (people settle, look at the screen), and so are movements below the thresholds.
+ */
+export function matchScript(slots: TStepSlot[], events: StepEvent[], v: LivenessV2Settings['script'], thresholds: { turn: number; nod: number }): { steps: SlotVerdict[]; contradictions: { step: TLivenessStep; at_ms: number; in_slot_of: TLivenessStep }[] } {
+  const windowOf = (sl: TStepSlot) => [sl.start_ms - v.slotStartToleranceMs, sl.end_ms + v.slotEndToleranceMs] as const;
+  const steps = slots.map((sl) => {
+    const [a, z] = windowOf(sl);
+    const hit = events.filter((e) => e.step === sl.step && e.startMs >= a && e.startMs <= z).sort((p, q) => q.magnitude - p.magnitude)[0];
+    return { step: sl.step, slot: [sl.start_ms, sl.end_ms] as [number, number], done: Boolean(hit), at_ms: hit?.startMs ?? null, magnitude: hit ? Math.round(hit.magnitude * 100) / 100 : null };
+  });
+  const contradictions: { step: TLivenessStep; at_ms: number; in_slot_of: TLivenessStep }[] = [];
+  for (const e of events) {
+    if (e.step === 'blink' || e.magnitude < v.contradictionFactor * (e.step === 'nod' ? thresholds.nod : thresholds.turn)) continue;
+    const own = slots.some((sl) => sl.step === e.step && e.startMs >= windowOf(sl)[0] && e.startMs <= windowOf(sl)[1]);
+    if (own) continue;
+    const other = slots.find((sl) => e.startMs >= sl.start_ms && e.startMs < sl.end_ms);
+    if (other) contradictions.push({ step: e.step, at_ms: e.startMs, in_slot_of: other.step });
+  }
+  return { steps, contradictions };
+}
+
+export interface AttackSignal {
+  name: string;
+  /** true: this signal says attack; false: says live; null: could not be measured here. */
+  dissent: boolean | null;
+  value: number | null;
+  threshold: number;
+  detail?: Record<string, unknown>;
+}
+
+/** Frames spread over the capture, each the sharpest near-frontal one of its slice of time. */
+function spread(frames: Frame[], count: number): Frame[] {
+  if (frames.length <= count) return frames;
+  const picked: Frame[] = [];
+  for (let k = 0; k < count; k++) {
+    const slice = frames.slice(Math.floor((k * frames.length) / count), Math.floor(((k + 1) * frames.length) / count));
+    picked.push(slice.reduce((a, b) => (b.face.sharpness > a.face.sharpness ? b : a)));
+  }
+  return picked;
+}
+
+export interface LivenessV2Options {
+  /**
+   * Set the screen-colour signal aside (report it, do not fuse it). Only for footage that cannot
+   * follow the page's colours (third-party clips in the bench); production never sets it.
+   */
+  withoutIllumination?: boolean;
+}
+
+export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngineSettings, input: LivenessInput & { options?: LivenessV2Options }): Promise<{ outcome: TCheckOutcome; bestFrame?: Buffer }> {
+  const started = performance.now();
+  const v2 = settings.v2!;
+  const { challenge } = input;
+  const s = settings.challenge;
+  const stamps: TModelStamp[] = [models.stamps.frameDetector, models.stamps.landmarks, ...(models.stamps.faceMesh ? [models.stamps.faceMesh] : []), models.stamps.eye, ...models.stamps.pad, models.stamps.recognizer];
+  const reasons = new Set<string>();
+  const evidence: Record<string, unknown> = { settings_version: settings.version, challenge_nonce: challenge.nonce, challenge_version: challenge.version };
+
+  const windowMs = Date.parse(challenge.deadline) - Date.parse(challenge.issued_at);
+  const foreign = input.frames.filter((f) => f.meta.nonce !== challenge.nonce).length;
+  const outOfTime = input.frames.filter((f) => f.meta.timestamp_ms > windowMs).length;
+  const lateSubmission = input.now.getTime() > Date.parse(challenge.deadline);
+  evidence.binding = { frames: input.frames.length, foreign_nonce_frames: foreign, frames_after_deadline: outOfTime, submitted_after_deadline: lateSubmission };
+  const bound = input.frames.length > 0 && foreign === 0 && outOfTime === 0 && !lateSubmission;
+  if (!bound) reasons.add('liveness_challenge_incomplete');
+
+  // Length of the capture against the script: a short clip cannot have performed every slot.
+  const ordered = [...input.frames].map((f, index) => ({ ...f, index })).sort((a, b) => a.meta.timestamp_ms - b.meta.timestamp_ms);
+  const spanMs = ordered.length ? ordered[ordered.length - 1]!.meta.timestamp_ms - ordered[0]!.meta.timestamp_ms : 0;
+  const minSpan = v2.script.minCaptureFraction * challenge.capture_ms;
+  const minFrames = Math.ceil((minSpan / 1000) * v2.script.minFps);
+  const longEnough = spanMs >= minSpan && ordered.length >= minFrames;
+  evidence.capture = { span_ms: spanMs, frames: ordered.length, min_span_ms: Math.round(minSpan), min_frames: minFrames, long_enough: longEnough };
+  if (!longEnough) reasons.add('liveness_challenge_incomplete');
+
+  const step = Math.max(1, ordered.length / settings.maxFrames);
+  const sorted = ordered.length > settings.maxFrames ? Array.from({ length: settings.maxFrames }, (_, i) => ordered[Math.floor(i * step)]!) : ordered;
+  const frames: Frame[] = [];
+  let multi = 0;
+  let undecodable = 0;
+  for (const f of sorted) {
+    let img: RgbImage;
+    try {
+      img = await decodeImage(f.image, settings.frameMaxSide);
+    } catch {
+      undecodable++;
+      continue;
+    }
+    const a = await analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true });
+    if (!a.face) continue;
+    if (a.otherFaces > 0) multi++;
+    frames.push({ index: f.index, timestampMs: f.meta.timestamp_ms, face: a.face, img, otherFaces: a.otherFaces });
+  }
+  const faceFraction = sorted.length ? frames.length / sorted.length : 0;
+  evidence.frames = { total: input.frames.length, analysed: sorted.length, with_face: frames.length, undecodable, with_multiple_faces: multi };
+
+  const finish = (score: number | null, bestFrame?: Buffer) => {
+    const hard = ['liveness_challenge_incomplete', 'presentation_attack_suspected'];
+    const list = [...reasons];
+    const status = list.some((r) => hard.includes(r)) ? 'failed' : list.length ? 'review' : 'passed';
+    const outcome: TCheckOutcome = {
+      check: 'liveness',
+      status,
+      reasons: list,
+      score: score === null ? null : Math.min(1, Math.max(0, round(score) ?? 0)),
+      component: LIVENESS_V2_COMPONENT,
+      models: stamps,
+      evidence,
+      duration_ms: Math.round(performance.now() - started),
+    };
+    return { outcome, bestFrame };
+  };
+
+  if (frames.length < 3 || faceFraction < s.minFaceFrameFraction) {
+    reasons.add('no_face_detected');
+    return finish(0);
+  }
+  if (multi >= settings.multiFace.minFrameFraction * frames.length) reasons.add('multiple_faces');
+
+  // --- Neutral pose from the steady period the page asked for ---
+  const script = scriptOf(challenge);
+  const neutralFrames = frames.filter((f) => f.timestampMs < script.neutralMs);
+  const neutralOk = neutralFrames.length >= v2.script.minNeutralFrames;
+  const neutralRef = neutralOk ? neutralFrames : frames;
+  const neutral = { yaw: median(neutralRef.map((f) => f.face.pose.yaw)), pitch: median(neutralRef.map((f) => f.face.pose.pitch)) };
+  const spreadOf = (v: number[]) => (v.length >= 2 ? quantile(v, 0.9) - quantile(v, 0.1) : 0);
+  if (!neutralOk) reasons.add('liveness_challenge_incomplete');
+
+  // --- Steps in their slots ---
+  const moves = movementEvents(frames, neutral, s);
+  const blinks = blinkEvents(frames, neutral, s, v2.blink);
+  const events = [...moves, ...blinks.events].sort((a, b) => a.startMs - b.startMs);
+  const verdict = matchScript(script.slots, events, v2.script, { turn: s.turnYawDeg, nod: s.nodPitchDeg });
+  const ref = neutralRef.reduce((a, b) => (Math.abs(b.face.pose.yaw - neutral.yaw) + Math.abs(b.face.pose.pitch - neutral.pitch) < Math.abs(a.face.pose.yaw - neutral.yaw) + Math.abs(a.face.pose.pitch - neutral.pitch) ? b : a));
+  const motionOf = (f: Frame) => {
+    let d = 0;
+    for (let i = 0; i < 68; i++) d += Math.hypot(f.face.landmarks[i]![0] - ref.face.landmarks[i]![0], f.face.landmarks[i]![1] - ref.face.landmarks[i]![1]);
+    return d / 68 / ref.face.eyeDistance;
+  };
+  const maxMotion = Math.max(...frames.map(motionOf));
+  const still = maxMotion < s.minMotion;
+  const stepsDone = verdict.steps.filter((m) => m.done).length;
+  const challengeOk = bound && longEnough && neutralOk && !still && stepsDone === challenge.steps.length && verdict.contradictions.length === 0;
+  if (!challengeOk) reasons.add('liveness_challenge_incomplete');
+  evidence.challenge = {
+    script: { neutral_ms: script.neutralMs, slots: script.slots.map((sl) => [sl.step, sl.start_ms, sl.end_ms]) },
+    steps: verdict.steps,
+    contradictions: verdict.contradictions,
+    events: events.map((e) => ({ step: e.step, start_ms: e.startMs, end_ms: e.endMs, magnitude: round(e.magnitude, 2) })),
+    neutral: {
+      frames: neutralFrames.length,
+      yaw: round(neutral.yaw, 1),
+      pitch: round(neutral.pitch, 1),
+      spread_yaw: round(spreadOf(neutralFrames.map((f) => f.face.pose.yaw)), 1),
+      spread_pitch: round(spreadOf(neutralFrames.map((f) => f.face.pose.pitch)), 1),
+    },
+    eye_baseline: { ear: round(blinks.baseline.ear), closed: round(blinks.baseline.closed) },
+    max_motion: round(maxMotion),
+    pose: 'facemesh_rigid',
+  };
+
+  // --- Attack signals ---
+  const isFrontal = (f: Frame) => Math.abs(f.face.pose.yaw - neutral.yaw) < s.turnYawDeg / 2 && Math.abs(f.face.pose.pitch - neutral.pitch) < s.nodPitchDeg / 2;
+  const frontal = frames.filter(isFrontal);
+  const ranked = [...(frontal.length ? frontal : frames)].sort((a, b) => b.face.sharpness * b.face.score - a.face.sharpness * a.face.score);
+  const best = ranked[0]!;
+  const probe = ranked.slice(0, settings.pad.frames);
+  const a = v2.attack;
+  const signals: AttackSignal[] = [];
+
+  const pad: number[] = [];
+  for (const f of probe) pad.push(await models.pad.score(f.img, f.face.box));
+  const padScore = pad.reduce((x, y) => x + y, 0) / pad.length;
+  signals.push({ name: 'passive_pad', dissent: padScore < settings.pad.minRealScore, value: round(padScore), threshold: settings.pad.minRealScore, detail: { per_frame: pad.map((v) => round(v)) } });
+
+  const turns = verdict.steps.filter((m) => m.done && (m.step === 'turn_left' || m.step === 'turn_right'));
+  const parallax = turns.map((m) => {
+    const ev = moves.find((e) => e.startMs === m.at_ms && e.step === m.step)!;
+    return noseParallax(ref.face.landmarks, frames[ev.peakIndex]!.face.landmarks, ref.face.eyeDistance);
+  });
+  signals.push({ name: 'turn_parallax', dissent: parallax.length ? Math.min(...parallax) < s.minTurnParallax : null, value: parallax.length ? round(Math.min(...parallax)) : null, threshold: s.minTurnParallax });
+
+  const borders = probe.map((f) => screenBorders(f.img, f.face.box, a.borderMinLength));
+  const borderSides = median(borders.map((x) => x.sides));
+  signals.push({ name: 'screen_borders', dissent: borderSides >= a.borderSides, value: borderSides, threshold: a.borderSides, detail: { lengths: borders.map((x) => x.lengths.map((l) => round(l, 2))) } });
+
+  const moire = median(probe.map((f) => moirePeakRatio(f.img, f.face.box)));
+  signals.push({ name: 'moire', dissent: moire > a.moireMaxPeakRatio, value: round(moire, 1), threshold: a.moireMaxPeakRatio });
+
+  const glare = median(probe.map((f) => glareFraction(f.img, f.face.box)));
+  signals.push({ name: 'specular_glare', dissent: glare > a.maxGlareFraction, value: round(glare, 4), threshold: a.maxGlareFraction });
+
+  const blend = median(probe.map((f) => blendTextureRatio(f.img, f.face.box, f.face.landmarks)).filter(Number.isFinite));
+  signals.push({ name: 'blend_boundary', dissent: Number.isFinite(blend) ? blend < a.minBlendRatio : null, value: round(blend), threshold: a.minBlendRatio });
+
+  const idFrames = spread(frontal.length >= 2 ? frontal : frames, settings.identity.frames);
+  const emb: Float32Array[] = [];
+  for (const f of idFrames) emb.push(await models.recognizer.embed(f.img, f.face.fivePoints));
+  let minSim = 1;
+  for (let i = 0; i < emb.length; i++) for (let j = i + 1; j < emb.length; j++) minSim = Math.min(minSim, cosineSimilarity(emb[i]!, emb[j]!));
+  signals.push({ name: 'identity_drift', dissent: emb.length >= 2 ? minSim < a.minIdentitySimilarity : null, value: emb.length >= 2 ? round(minSim) : null, threshold: a.minIdentitySimilarity, detail: { frames: emb.length } });
+
+  const illum = scoreIllumination(
+    frames.map((f) => ({ timestampMs: f.timestampMs, skinRgb: f.face.skinRgb, claimed: sorted.find((x) => x.index === f.index)!.meta.colour })),
+    challenge,
+    settings.illumination.maxLagFrames,
+  );
+  const illumOk = illum.frames >= settings.illumination.minFrames && illum.correlation >= settings.illumination.minCorrelation && illum.claimedMismatch <= 0.1;
+  signals.push({
+    name: 'screen_colour',
+    dissent: input.options?.withoutIllumination ? null : !illumOk,
+    value: round(illum.correlation),
+    threshold: settings.illumination.minCorrelation,
+    detail: { frames: illum.frames, lag_frames: illum.lagFrames, claimed_colour_mismatch: round(illum.claimedMismatch), set_aside: Boolean(input.options?.withoutIllumination) },
+  });
+
+  // --- Fusion: none decides alone ---
+  const measured = signals.filter((x) => x.dissent !== null);
+  const dissents = measured.filter((x) => x.dissent);
+  const attackScore = measured.length ? 1 - dissents.length / measured.length : 0;
+  if (dissents.length >= a.failAtDissents) reasons.add('presentation_attack_suspected');
+  else if (dissents.length > 0) reasons.add('attack_signals_disagree');
+  for (const d of dissents) if (d.name === 'identity_drift') reasons.add('identity_inconsistent');
+  evidence.attack = {
+    operating_point: `failed at >= ${a.failAtDissents} dissenting signals, review at 1`,
+    dissenting: dissents.map((x) => x.name),
+    measured: measured.length,
+    score: round(attackScore),
+    signals,
+  };
+  // Kept under the v1 names too, for readers of older evidence.
+  evidence.presentation_attack = { real_score: round(padScore), per_frame: pad.map((v) => round(v)), threshold: settings.pad.minRealScore };
+  evidence.identity = { frames: emb.length, min_similarity: emb.length >= 2 ? round(minSim) : null, threshold: a.minIdentitySimilarity };
+
+  const challengeScore = challengeOk ? stepsDone / challenge.steps.length : 0;
+  evidence.scores = { challenge: round(challengeScore), attack: round(attackScore), presentation_attack_real: round(padScore) };
+  evidence.best_frame_index = best.index;
+  return finish(Math.min(challengeScore, attackScore), input.frames[best.index]!.image);
+}

@@ -1,0 +1,172 @@
+import { scaleBox, type Box, type Point, type RgbImage } from './image.js';
+
+/**
+ * Image cues of a face shown on a screen or pasted onto another head, measured on one frame.
+ * Each is a plain measurement; `liveness-v2.ts` turns them into signals with thresholds and
+ * fuses them. Gray = ITU-R 601 luma on the decoded 8-bit frame.
+ */
+
+const gray = (img: RgbImage, x: number, y: number) => {
+  const i = (y * img.width + x) * 3;
+  return 0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!;
+};
+
+export interface ScreenBorders {
+  /** Sides (top, bottom, left, right of the face) with a long straight edge, 0..4. */
+  sides: number;
+  /** Longest straight edge on each side, in face widths. */
+  lengths: [number, number, number, number];
+}
+
+/**
+ * Straight edges around the face: a phone or monitor showing a face puts its bezel, a long
+ * straight light/dark boundary, on several sides of it, a room rarely on three or four at once.
+ * Rows above and below the face and columns left and right of it inside 3 × the face box are
+ * scanned for the longest run of a same-sign gradient ≥ 24 grey levels (allowing 2-pixel gaps).
+ */
+export function screenBorders(img: RgbImage, face: Box, minLength: number): ScreenBorders {
+  const r = scaleBox(face, 3);
+  const x0 = Math.max(2, Math.floor(r.x)), x1 = Math.min(img.width - 3, Math.ceil(r.x + r.width));
+  const y0 = Math.max(2, Math.floor(r.y)), y1 = Math.min(img.height - 3, Math.ceil(r.y + r.height));
+  const T = 24;
+  const run = (len: number, at: (k: number) => number) => {
+    let best = 0, cur = 0, sign = 0, gap = 0;
+    for (let k = 0; k < len; k++) {
+      const d = at(k);
+      const s = d > T ? 1 : d < -T ? -1 : 0;
+      if (s !== 0 && (s === sign || cur === 0)) {
+        sign = s;
+        cur += 1 + gap;
+        gap = 0;
+      } else if (cur > 0 && gap < 2) gap++;
+      else {
+        cur = s !== 0 ? 1 : 0;
+        sign = s;
+        gap = 0;
+      }
+      if (cur > best) best = cur;
+    }
+    return best;
+  };
+  const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
+  let top = 0, bottom = 0, left = 0, right = 0;
+  for (let y = y0; y < y1; y++) {
+    if (y >= fy0 - 2 && y <= fy1 + 2) continue;
+    const len = run(x1 - x0, (k) => gray(img, x0 + k, y + 2) - gray(img, x0 + k, y - 2));
+    if (y < fy0) top = Math.max(top, len);
+    else bottom = Math.max(bottom, len);
+  }
+  for (let x = x0; x < x1; x++) {
+    if (x >= fx0 - 2 && x <= fx1 + 2) continue;
+    const len = run(y1 - y0, (k) => gray(img, x + 2, y0 + k) - gray(img, x - 2, y0 + k));
+    if (x < fx0) left = Math.max(left, len);
+    else right = Math.max(right, len);
+  }
+  const lengths = [top / face.width, bottom / face.width, left / face.height, right / face.height] as [number, number, number, number];
+  return { sides: lengths.filter((l) => l >= minLength).length, lengths };
+}
+
+/**
+ * Moiré and refresh aliasing: a screen photographed by a camera folds its pixel grid and its
+ * refresh into periodic patterns, narrow peaks in the spatial spectrum of the face; skin has a
+ * smooth falling spectrum. 64 × 64 luma of the inner face (Hann window), power at spatial
+ * frequencies 10–31 cycles per crop; returns the strongest peak over the band's median.
+ */
+export function moirePeakRatio(img: RgbImage, face: Box): number {
+  const N = 64;
+  const inner = scaleBox(face, 0.6);
+  const px = new Float64Array(N * N);
+  for (let v = 0; v < N; v++) {
+    for (let u = 0; u < N; u++) {
+      const x = Math.min(img.width - 1, Math.max(0, Math.round(inner.x + ((u + 0.5) * inner.width) / N)));
+      const y = Math.min(img.height - 1, Math.max(0, Math.round(inner.y + ((v + 0.5) * inner.height) / N)));
+      const w = (0.5 - 0.5 * Math.cos((2 * Math.PI * (u + 0.5)) / N)) * (0.5 - 0.5 * Math.cos((2 * Math.PI * (v + 0.5)) / N));
+      px[v * N + u] = gray(img, x, y) * w;
+    }
+  }
+  let mean = 0;
+  for (const p of px) mean += p;
+  mean /= N * N;
+  for (let i = 0; i < px.length; i++) px[i]! -= mean;
+  // Separable DFT: rows, then columns (64 × 64 × 64 × 2 multiply-adds; no FFT needed at this size).
+  const cos = Float64Array.from({ length: N }, (_, k) => Math.cos((2 * Math.PI * k) / N));
+  const sin = Float64Array.from({ length: N }, (_, k) => Math.sin((2 * Math.PI * k) / N));
+  const re = new Float64Array(N * N), im = new Float64Array(N * N);
+  for (let v = 0; v < N; v++) {
+    for (let k = 0; k < N; k++) {
+      let a = 0, b = 0;
+      for (let u = 0; u < N; u++) {
+        const p = px[v * N + u]!;
+        const idx = (k * u) % N;
+        a += p * cos[idx]!;
+        b -= p * sin[idx]!;
+      }
+      re[v * N + k] = a;
+      im[v * N + k] = b;
+    }
+  }
+  const power: number[] = [];
+  for (let k = 0; k < N; k++) {
+    for (let l = 0; l < N; l++) {
+      let a = 0, b = 0;
+      for (let v = 0; v < N; v++) {
+        const idx = (l * v) % N;
+        const r0 = re[v * N + k]!, i0 = im[v * N + k]!;
+        a += r0 * cos[idx]! + i0 * sin[idx]!;
+        b += i0 * cos[idx]! - r0 * sin[idx]!;
+      }
+      const fk = k > N / 2 ? k - N : k, fl = l > N / 2 ? l - N : l;
+      const rad = Math.hypot(fk, fl);
+      // Skip the axes: a straight edge or a JPEG block boundary puts energy there, not moiré.
+      if (rad >= 10 && rad <= 31 && fk !== 0 && fl !== 0) power.push(a * a + b * b);
+    }
+  }
+  power.sort((p, q) => p - q);
+  const med = power[Math.floor(power.length / 2)]!;
+  return med > 0 ? power[power.length - 1]! / med : 0;
+}
+
+/** Fraction of saturated (all channels ≥ 250) pixels on the inner face: screen glare, not skin sheen. */
+export function glareFraction(img: RgbImage, face: Box): number {
+  const inner = scaleBox(face, 0.7);
+  const x0 = Math.max(0, Math.floor(inner.x)), x1 = Math.min(img.width, Math.ceil(inner.x + inner.width));
+  const y0 = Math.max(0, Math.floor(inner.y)), y1 = Math.min(img.height, Math.ceil(inner.y + inner.height));
+  let n = 0, hot = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * img.width + x) * 3;
+      n++;
+      if (img.data[i]! >= 250 && img.data[i + 1]! >= 250 && img.data[i + 2]! >= 250) hot++;
+    }
+  }
+  return n ? hot / n : 0;
+}
+
+/**
+ * Face-swap blending: a swapped face is rendered at the generator's resolution and blended in, so
+ * its inner texture is smoother than the real skin, hair and jaw just around it. Ratio of the
+ * mean absolute Laplacian inside the landmark hull's central part (cheeks, nose, eyes) to a ring
+ * from the jaw line outwards (1.0–1.25 × the face box, below the eyes).
+ */
+export function blendTextureRatio(img: RgbImage, face: Box, landmarks: Point[]): number {
+  const lap = (x: number, y: number) => Math.abs(4 * gray(img, x, y) - gray(img, x - 1, y) - gray(img, x + 1, y) - gray(img, x, y - 1) - gray(img, x, y + 1));
+  const inner = scaleBox(face, 0.55);
+  const outer = scaleBox(face, 1.25);
+  const eyeY = (landmarks[36]![1] + landmarks[45]![1]) / 2;
+  let si = 0, ni = 0, so = 0, no = 0;
+  const step = Math.max(1, Math.floor(face.width / 80));
+  for (let y = Math.max(1, Math.floor(outer.y)); y < Math.min(img.height - 1, outer.y + outer.height); y += step) {
+    for (let x = Math.max(1, Math.floor(outer.x)); x < Math.min(img.width - 1, outer.x + outer.width); x += step) {
+      const inInner = x >= inner.x && x < inner.x + inner.width && y >= inner.y && y < inner.y + inner.height;
+      const inFace = x >= face.x && x < face.x + face.width && y >= face.y && y < face.y + face.height;
+      if (inInner) {
+        si += lap(x, y);
+        ni++;
+      } else if (!inFace && y > eyeY) {
+        so += lap(x, y);
+        no++;
+      }
+    }
+  }
+  return ni && no && so > 0 ? si / ni / (so / no) : Number.NaN;
+}

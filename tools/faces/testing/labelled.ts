@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { issueChallenge, type TLivenessChallenge, type TLivenessStep } from '../../../domain/liveness.js';
+import { REPO_ROOT, videosDir } from '../../../engine/assets.js';
+import type { FaceModels } from '../../../engine/faces/models-bundle.js';
+import { buildCapture, scriptedChallengeForClip, seededRandom, type CaptureFrame } from './captures.js';
+import { decodeClip } from './clips.js';
+
+/** One case of bench/liveness-labels.json: a segment of a real clip and what it performs. */
+export interface LabelledCase {
+  id: string;
+  kind: 'genuine' | 'screen_replay' | 'deepfake' | 'print' | 'non_response';
+  file: string;
+  start_s: number;
+  duration_s: number;
+  neutral_s: number;
+  steps: { step: TLivenessStep; motion_s: [number, number] }[];
+  blinks_s: number[];
+  held_out: boolean;
+}
+
+export function labelledCases(): LabelledCase[] {
+  return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-labels.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
+}
+
+export const LABELLED_NOW = new Date('2026-11-21T12:00:00Z');
+
+/**
+ * The capture of a labelled case: the segment at 10 fps, 480 px, a timed-script challenge whose
+ * slots follow the labelled motion (`scriptedChallengeForClip`), and, with `light`, the issued
+ * colours simulated on the face (never on replays: a screen emits its own light).
+ */
+export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
+  const frames = await decodeClip(path.join(videosDir(), c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480 });
+  const seed = opts.seed ?? 1000 + labelledCases().findIndex((x) => x.id === c.id);
+  const challenge = scriptedChallengeForClip(
+    issueChallenge(seededRandom(seed), LABELLED_NOW),
+    Math.round(c.duration_s * 1000),
+    Math.round(c.neutral_s * 1000),
+    c.steps.map((s) => ({ step: s.step, startMs: s.motion_s[0] * 1000, endMs: s.motion_s[1] * 1000 })),
+  );
+  const lit = opts.light && c.kind !== 'screen_replay';
+  return { frames: await buildCapture(models, frames, challenge, lit ? { lightFrom: challenge, strength: 0.1 } : {}), challenge };
+}
