@@ -16,10 +16,11 @@ import { Membership } from './membership.js';
 import { Invitation } from './invitation.js';
 import { DashboardSession } from './dashboard-session.js';
 import { AuditEvent } from './audit-event.js';
+import { CaseDisposition } from './case-disposition.js';
 
-export { AuditEvent, DashboardSession, Identity, Invitation, Membership, Org, User };
+export { AuditEvent, CaseDisposition, DashboardSession, Identity, Invitation, Membership, Org, User };
 export { ApiKey, CaptureSession, CheckResult, Flow, FlowVersion, Project, RateLimitCounter, Template, Upload, Verification, WebhookDelivery };
-export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion, RateLimitCounter, Org, User, Identity, Membership, Invitation, DashboardSession, AuditEvent];
+export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion, RateLimitCounter, Org, User, Identity, Membership, Invitation, DashboardSession, AuditEvent, CaseDisposition];
 export type { IApiKey } from './api-key.js';
 export type { ICaptureSession } from './capture-session.js';
 export type { ICheckResult } from './check-result.js';
@@ -37,3 +38,4 @@ export type { IMembership } from './membership.js';
 export type { IInvitation } from './invitation.js';
 export type { IDashboardSession } from './dashboard-session.js';
 export type { IAuditEvent } from './audit-event.js';
+export type { ICaseDisposition } from './case-disposition.js';
