@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { TWebhookEnvelope } from '../domain/api-schemas.js';
 import { newId } from '../domain/ids.js';
-import { Project, Verification, WebhookDelivery } from '../db/entities/index.js';
+import { CaseDisposition, Project, Verification, WebhookDelivery } from '../db/entities/index.js';
+import type { TReviewState } from '../domain/case-result.js';
 import { signingSecrets } from '../platform/webhook-secrets.js';
 import { assertPublicHost } from '../platform/url-guard.js';
 import { computeSignature } from '../sdk/webhook-verify.js';
@@ -12,7 +13,7 @@ export const WEBHOOK_ATTEMPTS = 3;
 export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 1800;
 export const WEBHOOK_BACKOFF_MS = [500, 1000];
 
-export type WebhookEvent = 'verification.completed' | 'verification.failed';
+export type WebhookEvent = 'verification.completed' | 'verification.failed' | 'verification.reviewed';
 
 export function createWebhookActivities(deps: ActivityDeps) {
   return {
@@ -20,12 +21,21 @@ export function createWebhookActivities(deps: ActivityDeps) {
      * Delivers one event. Never throws for a failing receiver: after the last attempt the failure
      * is logged and the Case moves on. Every attempt is recorded (PII-free).
      */
-    async deliverWebhook(caseId: string, event: WebhookEvent): Promise<{ delivered: boolean; attempts: number }> {
+    async deliverWebhook(caseId: string, event: WebhookEvent, dispositionId?: string): Promise<{ delivered: boolean; attempts: number }> {
       const em = deps.orm.em.fork();
       const v = await em.findOne(Verification, { id: caseId });
       if (!v || v.status === 'erased') return { delivered: false, attempts: 0 };
       const project = await em.findOne(Project, { id: v.projectId });
       if (!project?.webhookUrl || !project.webhookSecretEnc) return { delivered: false, attempts: 0 };
+      // `verification.reviewed` carries the disposition it announces (not whatever is latest by
+      // the time it is sent): its state and time, never the note.
+      let reviewed: { customer_disposition: TReviewState; review: { state: TReviewState; at: string } } | null = null;
+      if (event === 'verification.reviewed') {
+        const d = dispositionId ? await em.findOne(CaseDisposition, { id: dispositionId, verificationId: caseId }) : null;
+        if (!d) return { delivered: false, attempts: 0 };
+        const state = d.state as TReviewState;
+        reviewed = { customer_disposition: state, review: { state, at: d.createdAt.toISOString() } };
+      }
 
       const envelope: TWebhookEnvelope = {
         event,
@@ -38,6 +48,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
         summary_reasons: v.summaryReasons ?? [],
         evidence_available: v.result !== null,
         ...(project.webhookIncludeResult && v.result ? { result: v.result } : {}),
+        ...(reviewed ?? {}),
       };
       const body = JSON.stringify(envelope);
       const secrets = signingSecrets(deps.config, project);

@@ -17,6 +17,7 @@ import { docsPageCsp, registerSecurityHeaders } from './plugins/security-headers
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { dashboardRoutes } from './routes/dashboard.js';
+import { dispositionRoutes } from './routes/dispositions.js';
 import { captureRoutes } from './routes/capture.js';
 import { flowRoutes } from './routes/flows.js';
 import { metaRoutes } from './routes/meta.js';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes);
   await app.register(authRoutes);
   await app.register(dashboardRoutes);
+  await app.register(dispositionRoutes);
   await app.register(verificationRoutes);
   await app.register(flowRoutes);
   await app.register(captureRoutes);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZAcceptedDocument, ZDocumentType } from './documents.js';
-import { ZCaseResult, ZReview } from './case-result.js';
+import { REVIEW_STATES, ZCaseResult, ZReview } from './case-result.js';
 import { ZLivenessChallenge } from './liveness.js';
 import { ASSESSMENTS } from './policy.js';
 
@@ -77,6 +77,8 @@ export const ZVerification = z
     flow_id: z.string().optional(),
     flow_version_ref: z.number().int().optional(),
     reference: z.string().optional(),
+    /** The latest customer disposition's state (the integrator's outcome; never changes the assessment). */
+    customer_disposition: z.enum(REVIEW_STATES).optional(),
     review: ZReview.optional(),
     expires_at: z.string(),
     created_at: z.string(),
@@ -178,6 +180,9 @@ export const ZWebhookEnvelope = z
     summary_reasons: z.array(z.string()),
     evidence_available: z.boolean(),
     result: ZCaseResult.optional(),
+    /** `verification.reviewed` only: the recorded disposition's state, and when. Never the note. */
+    customer_disposition: z.enum(REVIEW_STATES).optional(),
+    review: ZReview.optional(),
   })
   .meta({ id: 'WebhookEvent' });
 export type TWebhookEnvelope = z.infer<typeof ZWebhookEnvelope>;
@@ -258,3 +263,28 @@ export const ZInvitationBody = z
   .meta({ id: 'InvitationCreate' });
 export const ZRoleBody = z.object({ role: ZRole }).strict().meta({ id: 'RoleChange' });
 export const ZUserParams = z.object({ user_id: z.string().min(1).max(64) });
+
+// ---- customer dispositions (Case Management, dashboard session) ----
+export const ZDispositionBody = z
+  .object({
+    state: z.enum(REVIEW_STATES),
+    /** Free text for the team; may name the person, so it is erased with the Case and never sent in webhooks. */
+    note: z.string().max(2000).optional(),
+  })
+  .strict()
+  .meta({ id: 'DispositionBody' });
+export type TDispositionBody = z.infer<typeof ZDispositionBody>;
+
+export const ZDisposition = z
+  .object({
+    id: z.string(),
+    verification_id: z.string(),
+    state: z.enum(REVIEW_STATES),
+    note: z.string().nullable(),
+    note_erased: z.boolean(),
+    recorded_by: z.object({ user_id: z.string(), email: z.string().nullable() }),
+    recorded_at: z.string(),
+  })
+  .meta({ id: 'Disposition' });
+export type TDisposition = z.infer<typeof ZDisposition>;
+export const ZDispositionList = z.object({ data: z.array(ZDisposition) }).meta({ id: 'DispositionList' });

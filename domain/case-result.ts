@@ -54,3 +54,4 @@ export const ZReview = z
   .object({ state: z.enum(REVIEW_STATES), at: z.string() })
   .meta({ id: 'Review' });
 export type TReview = z.infer<typeof ZReview>;
+export type TReviewState = (typeof REVIEW_STATES)[number];

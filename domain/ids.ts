@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   invitation: 'inv',
   dashboardSession: 'dss',
   auditEvent: 'aud',
+  disposition: 'dsp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -26,3 +26,15 @@ export interface CaptureSubmittedSignal {
 
 export const captureSubmittedSignal = defineSignal<[CaptureSubmittedSignal]>('captureSubmitted');
 export const caseStageQuery = defineQuery<string>('caseStage');
+
+/**
+ * One short workflow per recorded customer disposition (`review-<disposition id>`): it delivers
+ * `verification.reviewed` through the same activity as the Case's own events, so the delivery
+ * survives an API or worker restart. Input: ids only.
+ */
+export const REVIEW_WORKFLOW_TYPE = 'reviewWorkflow';
+export const reviewWorkflowId = (dispositionId: string): string => `review-${dispositionId}`;
+export interface ReviewWorkflowInput {
+  caseId: string;
+  dispositionId: string;
+}

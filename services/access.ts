@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../domain/errors.js';
 import { can, type Permission } from '../domain/permissions.js';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../domain/principal.js';
-import { Membership, Project, type IProject } from '../db/entities/index.js';
+import { Membership, Project, Verification, type IProject, type IVerification } from '../db/entities/index.js';
 
 /**
  * The one access guard. Every dashboard page and every session-scoped /v1 route asks it before
@@ -44,4 +44,19 @@ export async function orgAccess(em: EntityManager, userId: string, orgId: string
   if (!principal) throw notFound('org');
   if (!can(principal.role, permission)) throw new AppError('forbidden', `Your role (${principal.role}) does not allow ${permission}.`);
   return principal;
+}
+
+/**
+ * A Case, for a signed-in member of the org that owns its project: 404 when the Case does not
+ * exist or the caller is not a member (its existence is not disclosed), 403 without the permission.
+ */
+export async function caseAccess(em: EntityManager, userId: string, caseId: string, permission: Permission): Promise<{ verification: IVerification; project: IProject; principal: MemberPrincipal }> {
+  const verification = await em.findOne(Verification, { id: caseId });
+  if (!verification) throw notFound('verification');
+  const project = await em.findOne(Project, { id: verification.projectId });
+  if (!project) throw notFound('verification');
+  const principal = await memberOf(em, userId, project.orgId);
+  if (!principal) throw notFound('verification');
+  if (!can(principal.role, permission)) throw new AppError('forbidden', `Your role (${principal.role}) does not allow ${permission}.`);
+  return { verification, project, principal };
 }

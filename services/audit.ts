@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'branding.updated', 'project.created',
   'member.role_changed', 'member.removed', 'member.owner_granted',
   'invitation.created', 'invitation.revoked', 'invitation.accepted',
+  'case.disposition_recorded', 'case.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

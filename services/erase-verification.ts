@@ -4,6 +4,7 @@ import type { TErasureReceipt } from '../domain/api-schemas.js';
 import type { Principal } from '../domain/principal.js';
 import { CaptureSession, CheckResult, Upload, Verification } from '../db/entities/index.js';
 import type { ServiceDeps } from './deps.js';
+import { eraseDispositionNotes } from './dispositions.js';
 import { findOwnCase } from './tenancy.js';
 
 /** Columns of `verifications` that can hold PII; all are nulled on erasure. */
@@ -40,11 +41,13 @@ export async function eraseVerification(deps: ServiceDeps, principal: Principal,
     if (uploads) fields.push('uploads');
     if (checks) fields.push('check_evidence');
     const files = await deps.blobs.deleteCase(v.id);
+    const now = new Date();
+    // Reviewers' notes may name the person; the disposition trace (who, when, state) stays.
+    if (await eraseDispositionNotes(tx, v.id, now)) fields.push('disposition_notes');
     await tx.nativeDelete(Upload, { verificationId: v.id });
     await tx.nativeDelete(CheckResult, { verificationId: v.id });
     // Capture sessions hold only token hashes: kept so old links answer 410 "no longer available".
     await tx.nativeUpdate(CaptureSession, { verificationId: v.id, expiresAt: { $gt: new Date() } }, { expiresAt: new Date() });
-    const now = new Date();
     const receipt: ErasureReceipt = { id: v.id, status: 'erased', erased_at: now.toISOString(), erased: { fields, files } };
     for (const c of PII_COLUMNS) row[c] = null;
     row.status = 'erased';

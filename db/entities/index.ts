@@ -17,10 +17,11 @@ import { Invitation } from './invitation.js';
 import { DashboardSession } from './dashboard-session.js';
 import { AuditEvent } from './audit-event.js';
 import { WorkerStatus } from './worker-status.js';
+import { CaseDisposition } from './case-disposition.js';
 
-export { AuditEvent, DashboardSession, Identity, Invitation, Membership, Org, User, WorkerStatus };
+export { AuditEvent, CaseDisposition, DashboardSession, Identity, Invitation, Membership, Org, User, WorkerStatus };
 export { ApiKey, CaptureSession, CheckResult, Flow, FlowVersion, Project, RateLimitCounter, Template, Upload, Verification, WebhookDelivery };
-export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion, RateLimitCounter, Org, User, Identity, Membership, Invitation, DashboardSession, AuditEvent, WorkerStatus];
+export const ENTITIES = [Project, ApiKey, Verification, CaptureSession, Upload, CheckResult, WebhookDelivery, Template, Flow, FlowVersion, RateLimitCounter, Org, User, Identity, Membership, Invitation, DashboardSession, AuditEvent, CaseDisposition, WorkerStatus];
 export type { IApiKey } from './api-key.js';
 export type { ICaptureSession } from './capture-session.js';
 export type { ICheckResult } from './check-result.js';
@@ -39,3 +40,4 @@ export type { IMembership } from './membership.js';
 export type { IInvitation } from './invitation.js';
 export type { IDashboardSession } from './dashboard-session.js';
 export type { IAuditEvent } from './audit-event.js';
+export type { ICaseDisposition } from './case-disposition.js';

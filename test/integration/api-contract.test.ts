@@ -108,9 +108,17 @@ describe('OpenAPI', () => {
       expect(Object.keys(r.body.paths)).toContain(path);
     }
     expect(Object.keys(r.body.components.schemas)).toEqual(expect.arrayContaining(['CreateVerification', 'Verification', 'Problem', 'ErasureReceipt', 'WebhookEvent']));
-    const hook = r.body.webhooks.verificationEvent.post;
-    expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Service-Event', 'X-Service-Timestamp', 'X-Service-Signature', 'X-Service-Signature-Previous']);
-    expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookEvent');
+    // Every event under `webhooks`, each with the headers, the envelope and the signature rule.
+    expect(Object.keys(r.body.webhooks).sort()).toEqual(['verification.completed', 'verification.failed', 'verification.reviewed']);
+    for (const [name, item] of Object.entries(r.body.webhooks) as [string, { post: any }][]) {
+      const hook = item.post;
+      expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(['X-Service-Event', 'X-Service-Timestamp', 'X-Service-Signature', 'X-Service-Signature-Previous']);
+      expect(hook.parameters[0].schema.enum).toEqual([name]);
+      expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookEvent');
+      expect(hook.description).toContain('HMAC-SHA256(secret, `<X-Service-Timestamp>.<raw body>`)');
+    }
+    expect(r.body.webhooks['verification.reviewed'].post.description).toContain('review: { state, at }');
+    expect(Object.keys(r.body.components.schemas.WebhookEvent.properties)).toEqual(expect.arrayContaining(['customer_disposition', 'review']));
     const docs = await fetch(`${(await import('../helpers.js')).stack().apiUrl}/v1/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');
