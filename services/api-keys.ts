@@ -52,26 +52,6 @@ export async function principalForKey(em: EntityManager, raw: string): Promise<A
   return { kind: 'api_key', projectId: found.project.id, apiKeyId: found.key.id };
 }
 
-export async function listApiKeys(em: EntityManager, principal: Principal, projectId: string) {
-  const keys = await em.find(ApiKey, { projectId: actingProjectId(principal, projectId) }, { orderBy: { createdAt: 'desc' } });
-  return keys.map(viewKey);
-}
-
-/** A new key for the project; the raw value is returned this once. */
-export async function createProjectApiKey(em: EntityManager, principal: Principal, projectId: string, name: string) {
-  const { key, raw } = await createApiKey(em, await actingProject(em, principal, projectId), name);
-  return { ...viewKey(key), api_key: raw };
-}
-
-/** Revokes a key of the project; unknown or already revoked keys are a no-op (idempotent). */
-export async function revokeApiKey(em: EntityManager, principal: Principal, projectId: string, keyId: string): Promise<void> {
-  const key = await em.findOne(ApiKey, { id: keyId, projectId: actingProjectId(principal, projectId) });
-  if (key && !key.revokedAt) {
-    key.revokedAt = new Date();
-    await em.flush();
-  }
-}
-
 /** Replaces the calling key in one transaction: the old key stops working at once, the new one is returned once. */
 export async function rotateApiKey(em: EntityManager, principal: Principal): Promise<{ api_key: string }> {
   const caller = requireApiKeyPrincipal(principal);

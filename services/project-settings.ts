@@ -7,6 +7,7 @@ import { createApiKey, viewKey } from './api-keys.js';
 import { audit } from './audit.js';
 import { previousSecretsExpireAt } from '../platform/webhook-secrets.js';
 import { createProjectInOrg, setWebhook } from './projects.js';
+import { actingProject } from './tenancy.js';
 
 /**
  * Project settings writes shared by the /v1 routes (key or session) and the dashboard pages.
@@ -74,4 +75,18 @@ export async function createProject(em: EntityManager, actor: MemberPrincipal, n
   await audit(em, actor, 'project.created', { projectId: project.id, targetId: project.id });
   await em.flush();
   return project;
+}
+
+/**
+ * Legacy `POST /v1/webhook` (a key acts on its own project): set the URL, or clear it with null.
+ * Audited like the project route.
+ */
+export async function setOwnWebhook(em: EntityManager, config: AppConfig, principal: ApiKeyPrincipal, url: string | null) {
+  const project = await actingProject(em, principal);
+  if (url === null) {
+    await clearWebhook(em, principal, project);
+    return { url: null, include_result: project.webhookIncludeResult };
+  }
+  const { url: set, include_result, secret } = await putWebhook(em, config, principal, project, { url });
+  return { url: set, include_result, ...(secret ? { secret } : {}) };
 }
