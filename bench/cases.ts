@@ -73,8 +73,8 @@ const stack = await startStack({
   dataDir: stackDir, pgPort: await freePort(), temporalPort: await freePort(), apiPort,
   env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}` },
 });
-const db = new pg.Client({ connectionString: stack.databaseUrl });
-await db.connect();
+// A pool: concurrent applicants seed their challenges at the same time.
+const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
 const workerPid = stack.worker!.pid!;
 const clk = 100; // USER_HZ on Linux
 const cpuSeconds = () => {
