@@ -4,6 +4,7 @@ import type { Locale } from './i18n.js';
 const en = {
   verifications: 'Verifications',
   reviewQueue: 'Case Management',
+  flows: 'Flows',
   advisory: 'Advisory: this assessment is not a determination of identity. Your team keeps the final decision.',
   filters: 'Filters',
   status: 'Status',
@@ -96,6 +97,7 @@ export type CaseStrings = typeof en;
 const es: CaseStrings = {
   verifications: 'Verificaciones',
   reviewQueue: 'Gestión de casos',
+  flows: 'Flujos',
   advisory: 'Orientativo: esta evaluación no es una determinación de identidad. Su equipo conserva la decisión final.',
   filters: 'Filtros',
   status: 'Estado',
@@ -187,6 +189,7 @@ const es: CaseStrings = {
 const pt: CaseStrings = {
   verifications: 'Verificações',
   reviewQueue: 'Gestão de casos',
+  flows: 'Fluxos',
   advisory: 'Indicativo: esta avaliação não é uma determinação de identidade. A sua equipa mantém a decisão final.',
   filters: 'Filtros',
   status: 'Estado',

@@ -17,13 +17,14 @@ export const PERMISSIONS = {
   'cases:review': 'Record a customer disposition on a Case',
   'cases:read_pii': 'See Case evidence with PII: capture images, fields read, record-match values, reviewers\' notes',
   'cases:erase': 'Erase a Case from the dashboard',
+  'flows:manage': 'Publish Flow versions, activate and deactivate Flows',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  owner: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase'],
-  admin: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase'],
-  developer: ['project:read', 'keys:manage', 'webhook:manage', 'team:read', 'cases:read'],
+  owner: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase', 'flows:manage'],
+  admin: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase', 'flows:manage'],
+  developer: ['project:read', 'keys:manage', 'webhook:manage', 'team:read', 'cases:read', 'flows:manage'],
   compliance: ['project:read', 'team:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase'],
 };
 

@@ -16,6 +16,7 @@ import { audit } from '../../services/audit.js';
 import { captureImage, caseDetail, listProjectCases, projectFlows, queueNeighbours, reviewQueue } from '../../services/case-review.js';
 import { recordDisposition } from '../../services/dispositions.js';
 import { eraseCase } from '../../services/erase-verification.js';
+import { dashboardFlowRoutes } from './dashboard-flows.js';
 
 type Ctx = PageContext & { userId: string; principal: MemberPrincipal | null; projectRow: IProject | null };
 export interface DashboardHelpers {
@@ -126,6 +127,8 @@ export function dashboardCaseRoutes(app: FastifyInstance, h: DashboardHelpers): 
     req.em.clear();
     return h.send(reply, 200, await detail(req, c, { receipt }));
   });
+
+  dashboardFlowRoutes(app, h);
 
   app.get('/dashboard/projects/:project_id/review', { schema: { hide: true } }, async (req, reply) => {
     const c = await h.context(req, reply, { projectId: pid(req), permission: 'cases:read' });
