@@ -32,7 +32,7 @@ ${manage ? html`<form method="post" action="/dashboard/projects/${p.id}/flows/${
 ${f.versions.map((v) => html`<details${v.version === f.currentVersion ? html` open` : ''}><summary>${t.version} ${v.version} · ${v.at.slice(0, 19).replace('T', ' ')} UTC</summary>
 ${v.changes === null ? html`<p>${t.first}</p>` : v.changes.length ? html`<table class="evidence"><caption>${t.changes}</caption><thead><tr><th scope="col">${t.path}</th><th scope="col">${t.before}</th><th scope="col">${t.after}</th></tr></thead><tbody>
 ${v.changes.map((ch) => html`<tr><td><code>${ch.path}</code></td><td><code>${show(ch.before)}</code></td><td><code>${show(ch.after)}</code></td></tr>`)}</tbody></table>` : html`<p>${t.none}</p>`}
-<pre class="mrz" aria-label="${t.definition} v${v.version}">${JSON.stringify(v.definition, null, 2)}</pre></details>`)}
+<details><summary>${t.definition} v${v.version}</summary><pre class="mrz">${JSON.stringify(v.definition, null, 2)}</pre></details></details>`)}
 ${manage ? html`<form method="post" action="/dashboard/projects/${p.id}/flows/${f.slug}/versions" class="stack">${csrf}
 <label for="def-${f.id}">${t.publish}</label><p class="hint" id="def-hint-${f.id}">${t.publishHint}</p>
 ${o.error?.slug === f.slug ? html`<div class="notice error" role="alert" id="def-err-${f.id}"><p>${o.error.message}</p>${o.error.fields.length ? html`<ul>${o.error.fields.map((x) => html`<li>${x}</li>`)}</ul>` : ''}</div>` : ''}
