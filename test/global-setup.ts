@@ -41,7 +41,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       RATE_LIMIT_SIGN_IN: '100000/10m',
     },
   });
-  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT)/.test(k))) as Record<string, string>;
+  // Suites that fork their own api or worker get the same settings, rate limits included (their
+  // counters live in the shared database: a forked api with default limits would refuse signups).
+  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT|RATE_LIMIT_)/.test(k))) as Record<string, string>;
   project.provide('stack', { apiUrl: stack.apiUrl, standins: { googleIssuer: stack.standins!.google.issuer, githubBase: stack.standins!.github.oauthBase }, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
   return async () => {
     await stack.stop();
