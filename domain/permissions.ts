@@ -15,14 +15,17 @@ export const PERMISSIONS = {
   'audit:read': 'Read the audit log',
   'cases:read': 'See Verifications and Cases',
   'cases:review': 'Record a customer disposition on a Case',
+  'cases:read_pii': 'See Case evidence with PII: capture images, fields read, record-match values, reviewers\' notes',
+  'cases:erase': 'Erase a Case from the dashboard',
+  'flows:manage': 'Publish Flow versions, activate and deactivate Flows',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  owner: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review'],
-  admin: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review'],
-  developer: ['project:read', 'keys:manage', 'webhook:manage', 'team:read', 'cases:read'],
-  compliance: ['project:read', 'team:read', 'cases:read', 'cases:review'],
+  owner: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase', 'flows:manage'],
+  admin: ['project:read', 'projects:create', 'keys:manage', 'webhook:manage', 'branding:manage', 'team:read', 'team:manage', 'audit:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase', 'flows:manage'],
+  developer: ['project:read', 'keys:manage', 'webhook:manage', 'team:read', 'cases:read', 'flows:manage'],
+  compliance: ['project:read', 'team:read', 'cases:read', 'cases:review', 'cases:read_pii', 'cases:erase'],
 };
 
 export function can(role: Role, permission: Permission): boolean {

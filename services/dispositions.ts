@@ -4,6 +4,7 @@ import type { TDisposition, TDispositionBody } from '../domain/api-schemas.js';
 import type { TReviewState } from '../domain/case-result.js';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import { can } from '../domain/permissions.js';
 import { REVIEW_WORKFLOW_TYPE, reviewWorkflowId, type ReviewWorkflowInput } from '../domain/workflow-messages.js';
 import { CaseDisposition, User, Verification, type ICaseDisposition } from '../db/entities/index.js';
 import { caseAccess } from './access.js';
@@ -67,17 +68,17 @@ export async function recordDisposition(deps: ServiceDeps, userId: string, caseI
 
 /** The history, newest first, with each recorder's email joined at read time (members only). */
 export async function listDispositions(em: EntityManager, userId: string, caseId: string): Promise<TDisposition[]> {
-  await caseAccess(em, userId, caseId, 'cases:read');
-  return dispositionsOf(em, caseId);
+  const { principal } = await caseAccess(em, userId, caseId, 'cases:read');
+  return dispositionsOf(em, caseId, { withNotes: can(principal.role, 'cases:read_pii') });
 }
 
-/** For pages that already passed the guard. */
-export async function dispositionsOf(em: EntityManager, caseId: string): Promise<TDisposition[]> {
+/** For pages that already passed the guard. Notes are PII-ish: only for `cases:read_pii`. */
+export async function dispositionsOf(em: EntityManager, caseId: string, o: { withNotes: boolean }): Promise<TDisposition[]> {
   const rows = await em.find(CaseDisposition, { verificationId: caseId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   const ids = [...new Set(rows.map((r) => r.actorUserId))];
   const users = ids.length ? await em.find(User, { id: { $in: ids } }) : [];
   const email = new Map(users.map((u) => [u.id, u.email]));
-  return rows.map((r) => view(r, email.get(r.actorUserId) ?? null));
+  return rows.map((r) => view(r, email.get(r.actorUserId) ?? null, o.withNotes));
 }
 
 /** Erasure: notes go, the trace (who, when, state) stays. Returns how many notes were removed. */
@@ -85,12 +86,12 @@ export async function eraseDispositionNotes(tx: EntityManager, caseId: string, n
   return tx.nativeUpdate(CaseDisposition, { verificationId: caseId, note: { $ne: null } }, { note: null, noteErasedAt: now });
 }
 
-function view(d: ICaseDisposition, email: string | null): TDisposition {
+function view(d: ICaseDisposition, email: string | null, withNote = true): TDisposition {
   return {
     id: d.id,
     verification_id: d.verificationId,
     state: d.state as TReviewState,
-    note: d.note ?? null,
+    note: withNote ? (d.note ?? null) : null,
     note_erased: d.noteErasedAt !== null && d.noteErasedAt !== undefined,
     recorded_by: { user_id: d.actorUserId, email },
     recorded_at: d.createdAt.toISOString(),

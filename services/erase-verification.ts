@@ -2,7 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TErasureReceipt } from '../domain/api-schemas.js';
 import type { Principal } from '../domain/principal.js';
-import { CaptureSession, CheckResult, Upload, Verification } from '../db/entities/index.js';
+import { CaptureSession, CheckResult, Upload, Verification, type IVerification } from '../db/entities/index.js';
 import type { ServiceDeps } from './deps.js';
 import { eraseDispositionNotes } from './dispositions.js';
 import { findOwnCase } from './tenancy.js';
@@ -19,7 +19,11 @@ export type ErasureReceipt = TErasureReceipt;
  * The row lock makes a concurrently finishing activity see `erased` and write nothing.
  */
 export async function eraseVerification(deps: ServiceDeps, principal: Principal, caseId: string): Promise<ErasureReceipt> {
-  const v = await findOwnCase(deps.em, principal, caseId);
+  return eraseCase(deps, await findOwnCase(deps.em, principal, caseId));
+}
+
+/** The erasure itself, for a Case the caller's guard already resolved (API key or dashboard member). */
+export async function eraseCase(deps: ServiceDeps, v: IVerification): Promise<ErasureReceipt> {
   if (v.status === 'erased' && v.erasureReceipt) return v.erasureReceipt;
 
   // Stop the workflow first so no new activity starts while we erase.

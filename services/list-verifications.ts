@@ -12,6 +12,12 @@ export interface ListQuery {
   assessment?: string;
   created_after?: string;
   created_before?: string;
+  /** Dashboard filters (session pages only). */
+  flow_id?: string;
+  flow_version_ref?: number;
+  reference?: string;
+  /** A Case id or an exact reference. */
+  search?: string;
 }
 
 /** Opaque keyset cursor over (created_at desc, id desc): stable under concurrent inserts. */
@@ -42,6 +48,10 @@ export async function listCases(em: EntityManager, projectId: string, q: ListQue
   if (q.assessment) and.push({ assessment: q.assessment });
   if (q.created_after) and.push({ createdAt: { $gt: new Date(q.created_after) } });
   if (q.created_before) and.push({ createdAt: { $lt: new Date(q.created_before) } });
+  if (q.flow_id) and.push({ flowId: q.flow_id });
+  if (q.flow_version_ref !== undefined) and.push({ flowVersionRef: q.flow_version_ref });
+  if (q.reference) and.push({ reference: q.reference });
+  if (q.search) and.push({ $or: [{ id: q.search }, { reference: q.search }] });
   if (q.cursor) {
     const c = decodeCursor(q.cursor);
     and.push({ $or: [{ createdAt: { $lt: c.createdAt } }, { createdAt: c.createdAt, id: { $lt: c.id } }] });

@@ -18,6 +18,7 @@ import { changeRole, invite, listMembers, listPendingInvitations, removeMember, 
 import { acceptFormBodies } from '../plugins/form-body.js';
 import { assertCsrf, currentSession, parseCookies, setCookie } from '../plugins/session.js';
 import { safeReturnTo } from './auth.js';
+import { dashboardCaseRoutes } from './dashboard-cases.js';
 
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
@@ -260,5 +261,8 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
     const c = await context(req, reply, { orgPermission: 'audit:read' });
     return send(reply, 200, views.auditPage(c, await listAudit(req.em, c.org!.id)));
   });
+
+  // Verifications and Case Management (issue 17): api/routes/dashboard-cases.ts.
+  dashboardCaseRoutes(app, { context, send });
 }
 

@@ -127,4 +127,37 @@ describe('customer disposition', () => {
     const again = await json(compliance, 'POST', `/v1/verifications/${id}/disposition`, { state: 'customer_concern_recorded' });
     expect(again.status).toBe(409);
   }, 240_000);
+
+  it('the Case pages pass the guard: PII captures only with cases:read_pii, no-store; outsiders get 404', async () => {
+    const id = await completedCase();
+    const page = (w: Who, p: string) => w.browser.fetch(`${apiUrl()}${p}`);
+    const base = `/dashboard/projects/${projectA}/verifications`;
+    const upload = (await sql<{ id: string }>("select id from uploads where verification_id = $1 and kind = 'document_front'", [id]))[0]!.id;
+    const capture = `${base}/${id}/captures/${upload}`;
+    const detail = await page(compliance, `${base}/${id}`);
+    expect(detail.status).toBe(200);
+    expect(await detail.text()).toContain(capture);
+    const img = await page(compliance, capture);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('cache-control')).toBe('no-store');
+    expect(img.headers.get('content-type')).toMatch(/^image\//);
+    expect((await page(developer, `${base}/${id}`)).status).toBe(200);
+    expect(await (await page(developer, `${base}/${id}`)).text()).not.toContain('/captures/');
+    expect((await page(developer, capture)).status).toBe(403);
+    for (const p of [base, `${base}/${id}`, capture, `/dashboard/projects/${projectA}/review`]) expect((await page(outsider, p)).status).toBe(404);
+    expect((await page(compliance, `/dashboard/projects/${projectA}/review`)).status).toBe(200);
+    expect((await page(owner, `${base}?search=${id}`)).status).toBe(200);
+    expect((await page(owner, `${base}?status=approved`)).status).toBe(400);
+    // Erasure from the page needs cases:erase and the confirmation box.
+    const erase = (w: Who, fields: Record<string, string>) => w.browser.fetch(`${apiUrl()}${base}/${id}/erase`, { form: { _csrf: w.csrf, ...fields } });
+    expect((await erase(developer, { confirm: '1' })).status).toBe(403);
+    expect((await erase(outsider, { confirm: '1' })).status).toBe(404);
+    expect((await erase(compliance, {})).status).toBe(400);
+    expect((await sql('select status from verifications where id = $1', [id]))[0]).toEqual({ status: 'completed' });
+    const done = await erase(compliance, { confirm: '1' });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Erasure receipt');
+    expect((await sql('select status from verifications where id = $1', [id]))[0]).toEqual({ status: 'erased' });
+    expect((await page(compliance, capture)).status).toBe(404);
+  }, 240_000);
 });
