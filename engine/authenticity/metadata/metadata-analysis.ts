@@ -90,6 +90,9 @@ function softwareStrings(tags: Tags | null, structure: JpegStructure, realCaptur
   return out;
 }
 
+/** Largest EXIF thumbnail decoded for the content comparison (4 MP). */
+const THUMBNAIL_MAX_PIXELS = 4_000_000;
+
 async function compareThumbnail(
   bytes: Buffer,
   width: number,
@@ -108,15 +111,19 @@ async function compareThumbnail(
     const aspectDelta = Math.abs(Math.log((meta.width / meta.height) / (width / height)));
     // Compare content on a tiny grey grid: thumbnails are stored in the main image's orientation.
     const side = 24;
-    const grid = async (input: Buffer | Uint8Array) =>
+    // A thumbnail claiming a huge size (a decompression bomb: EXIF thumbnails are a few hundred
+    // pixels across, and a PNG/WebP EXIF chunk has no 64 KB cap) is not decoded; the main image
+    // passed the upload's pixel limit already. Real thumbnails stay far below this, so no
+    // profile's result changes.
+    const grid = async (input: Buffer | Uint8Array, limitInputPixels?: number) =>
       new Uint8Array(
-        await sharp(input, { failOn: 'none' })
+        await sharp(input, { failOn: 'none', ...(limitInputPixels ? { limitInputPixels } : {}) })
           .resize(side, side, { fit: 'fill' })
           .greyscale()
           .raw()
           .toBuffer(),
       );
-    const [a, b] = await Promise.all([grid(thumb), grid(bytes)]);
+    const [a, b] = await Promise.all([grid(thumb, THUMBNAIL_MAX_PIXELS), grid(bytes)]);
     return { present: true, aspectDelta, correlation: pearson(a, b) };
   } catch {
     return { present: true };
