@@ -101,6 +101,14 @@ function report(title: string, rs: Result[]) {
       }
       console.log(`APCER ${kind} (passed): ${pct(k.filter((r) => r.status === 'passed').length, k.length)}; review ${k.filter((r) => r.status === 'review').length}, failed ${k.filter((r) => r.status === 'failed').length}`);
     }
+    // Each signal's share: how often it dissents on genuine captures (false alarms) and on attacks.
+    const names = [...new Set(set.flatMap((r) => ((r.evidence as { attack?: { signals: { name: string }[] } }).attack?.signals ?? []).map((x) => x.name)))];
+    const sig = (r: Result) => (r.evidence as { attack?: { signals: { name: string; dissent: boolean | null }[] } }).attack?.signals ?? [];
+    const attacks = set.filter((r) => r.kind !== 'genuine' && r.kind !== 'non_response');
+    console.log(`  signal dissents — genuine (false alarms) / screen replays: ${names.map((nm) => `${nm} ${genuine.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${genuine.length} | ${attacks.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${attacks.length}`).join('; ')}`);
+    const fusedOnly = attacks.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length;
+    const anyDissent = attacks.filter((r) => sig(r).some((x) => x.dissent)).length;
+    console.log(`  attacks stopped by the attack signals alone (challenge aside): failed ${fusedOnly}/${attacks.length}, at least review ${anyDissent}/${attacks.length}`);
     console.log(`latency per capture: wall p50 ${Math.round(quantile(set.map((r) => r.wall_ms), 0.5))} ms, p95 ${Math.round(quantile(set.map((r) => r.wall_ms), 0.95))} ms; CPU p50 ${Math.round(quantile(set.map((r) => r.cpu_ms), 0.5))} ms, p95 ${Math.round(quantile(set.map((r) => r.cpu_ms), 0.95))} ms (n=${set.length})`);
     for (const r of set) {
       const ok = r.kind === 'genuine' ? r.status === 'passed' : r.status !== 'passed';

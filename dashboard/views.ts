@@ -108,10 +108,10 @@ export function keysPage(c: PageContext, keys: KeyRow[], o: { newKey?: string; e
 ${o.newKey ? html`<div class="once" role="status"><p>${t.newKeyOnce}</p><code class="secret" id="new-key" tabindex="0">${o.newKey}</code></div>` : ''}
 ${manage ? html`<form method="post" action="/dashboard/projects/${p.id}/keys" class="inline">${csrfField(c)}
   <label for="key-name">${t.keyName}</label> <input id="key-name" name="name" required maxlength="200" value="default"> <button type="submit">${t.createKey}</button></form>` : ''}
-${keys.length ? html`<table><caption class="sr-only">${t.keys}</caption><thead><tr><th scope="col">${t.name}</th><th scope="col">${t.prefix}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.status}</th>${manage ? html`<th scope="col"><span class="sr-only">${t.revoke}</span></th>` : ''}</tr></thead><tbody>
+${keys.length ? html`<div class="scroll" role="region" aria-label="${t.keys}" tabindex="0"><table><caption class="sr-only">${t.keys}</caption><thead><tr><th scope="col">${t.name}</th><th scope="col">${t.prefix}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.status}</th>${manage ? html`<th scope="col"><span class="sr-only">${t.revoke}</span></th>` : ''}</tr></thead><tbody>
 ${keys.map((k) => html`<tr><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${fmt(k.created_at, c)}</td><td>${fmt(k.last_used_at, c)}</td><td>${k.revoked_at ? t.revoked : t.active}</td>
 ${manage ? html`<td>${k.revoked_at ? '' : html`<form method="post" action="/dashboard/projects/${p.id}/keys/${k.id}/revoke" data-confirm="${t.revoke} ${k.name}?">${csrfField(c)}<button type="submit" class="danger" aria-label="${t.revoke} ${k.name} (${k.prefix}…)">${t.revoke}</button></form>`}</td>` : ''}</tr>`)}
-</tbody></table>` : html`<p>${t.noKeys}</p>`}`, { nav: 'keys' });
+</tbody></table></div>` : html`<p>${t.noKeys}</p>`}`, { nav: 'keys' });
 }
 
 export interface DeliveryRow { id: string; verification_id: string; event: string; attempt: number; url_origin: string; status_code: number | null; error: string | null; duration_ms: number; at: string }
@@ -134,9 +134,9 @@ ${manage ? html`<form method="post" action="/dashboard/projects/${p.id}/webhook"
 ${w.url ? html`<form method="post" action="/dashboard/projects/${p.id}/webhook/clear" data-confirm="${t.clear}?">${csrfField(c)}<button type="submit" class="danger">${t.clear}</button></form>` : ''}`
     : html`<p>${w.url ? html`<code>${w.url}</code>` : t.noUrl}</p>`}
 <h2>${t.deliveries}</h2>
-${deliveries.length ? html`<table class="log"><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.event}</th><th scope="col">${t.case}</th><th scope="col">${t.attempt}</th><th scope="col">${t.destination}</th><th scope="col">${t.result}</th><th scope="col">${t.duration}</th></tr></thead><tbody>
+${deliveries.length ? html`<div class="scroll" role="region" aria-label="${t.deliveries}" tabindex="0"><table class="log"><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.event}</th><th scope="col">${t.case}</th><th scope="col">${t.attempt}</th><th scope="col">${t.destination}</th><th scope="col">${t.result}</th><th scope="col">${t.duration}</th></tr></thead><tbody>
 ${deliveries.map((d) => html`<tr><td>${fmt(d.at, c)}</td><td>${d.event}</td><td><code>${d.verification_id}</code></td><td>${d.attempt}</td><td>${d.url_origin}</td><td class="nowrap">${d.status_code ? `HTTP ${d.status_code}` : ''}${d.error ? ` ${d.error}` : ''}</td><td>${d.duration_ms} ms</td></tr>`)}
-</tbody></table>` : html`<p>${t.noDeliveries}</p>`}`, { nav: 'webhook' });
+</tbody></table></div>` : html`<p>${t.noDeliveries}</p>`}`, { nav: 'webhook' });
 }
 
 export function brandingPage(c: PageContext, b: Record<string, unknown>, o: { error?: string; saved?: boolean } = {}): string {
@@ -172,7 +172,7 @@ export function teamPage(c: PageContext, members: MemberRow[], invitations: Invi
   const roleSelect = (id: string, current: Role | null) => html`<select id="${id}" name="role">${assignable.map((r) => html`<option value="${r}"${r === current ? html` selected` : ''}>${roleLabel(t, r)}</option>`)}</select>`;
   return layout(c, t.team, html`<h1>${t.team}</h1><p>${t.teamIntro}</p>${notice(o.error)}
 <h2>${t.members}</h2>
-<table><thead><tr><th scope="col">${t.email}</th><th scope="col">${t.name}</th><th scope="col">${t.role}</th>${manage ? html`<th scope="col"><span class="sr-only">${t.remove}</span></th>` : ''}</tr></thead><tbody>
+<div class="scroll" role="region" aria-label="${t.members}" tabindex="0"><table><thead><tr><th scope="col">${t.email}</th><th scope="col">${t.name}</th><th scope="col">${t.role}</th>${manage ? html`<th scope="col"><span class="sr-only">${t.remove}</span></th>` : ''}</tr></thead><tbody>
 ${members.map((m) => {
     // The last owner cannot be demoted or removed (the server refuses it too): no controls for it.
     const owners = members.filter((x) => x.role === 'owner').length;
@@ -180,11 +180,11 @@ ${members.map((m) => {
     return html`<tr><td>${m.email}</td><td>${m.name ?? ''}</td><td>${editable ? html`<form method="post" action="/dashboard/team/members/${m.user_id}/role" class="inline">${csrfField(c)}<label class="sr-only" for="role-${m.user_id}">${t.role} ${m.email}</label>${roleSelect(`role-${m.user_id}`, m.role)} <button type="submit">${t.changeRole}</button></form>` : roleLabel(t, m.role)}</td>
 ${manage ? html`<td>${editable ? html`<form method="post" action="/dashboard/team/members/${m.user_id}/remove" data-confirm="${t.remove} ${m.email}?">${csrfField(c)}<button type="submit" class="danger" aria-label="${t.remove} ${m.email}">${t.remove}</button></form>` : ''}</td>` : ''}</tr>`;
   })}
-</tbody></table>
+</tbody></table></div>
 <h2>${t.invitations}</h2>
-${invitations.length ? html`<table><thead><tr><th scope="col">${t.email}</th><th scope="col">${t.role}</th><th scope="col">${t.created}</th>${manage ? html`<th scope="col"><span class="sr-only">${t.revoke}</span></th>` : ''}</tr></thead><tbody>
+${invitations.length ? html`<div class="scroll" role="region" aria-label="${t.invitations}" tabindex="0"><table><thead><tr><th scope="col">${t.email}</th><th scope="col">${t.role}</th><th scope="col">${t.created}</th>${manage ? html`<th scope="col"><span class="sr-only">${t.revoke}</span></th>` : ''}</tr></thead><tbody>
 ${invitations.map((i) => html`<tr><td>${i.email}</td><td>${roleLabel(t, i.role)}</td><td>${fmt(i.created_at, c)}</td>${manage ? html`<td><form method="post" action="/dashboard/team/invitations/${i.id}/revoke">${csrfField(c)}<button type="submit" class="danger" aria-label="${t.revoke} ${i.email}">${t.revoke}</button></form></td>` : ''}</tr>`)}
-</tbody></table>` : html`<p>${t.noInvitations}</p>`}
+</tbody></table></div>` : html`<p>${t.noInvitations}</p>`}
 ${manage ? html`<h2>${t.inviteIntro}</h2><form method="post" action="/dashboard/team/invitations" class="inline">${csrfField(c)}
   <label for="inv-email">${t.email}</label> <input id="inv-email" name="email" type="email" required maxlength="320" autocomplete="off">
   <label for="inv-role">${t.role}</label> ${roleSelect('inv-role', 'developer')}
@@ -196,9 +196,9 @@ export interface AuditRow { at: string; action: string; actor: string; project_i
 export function auditPage(c: PageContext, rows: AuditRow[]): string {
   const t = c.t;
   return layout(c, t.audit, html`<h1>${t.audit}</h1><p>${t.auditIntro}</p>
-${rows.length ? html`<table class="log"><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.actor}</th><th scope="col">${t.action}</th><th scope="col">${t.target}</th><th scope="col">${t.details}</th></tr></thead><tbody>
+${rows.length ? html`<div class="scroll" role="region" aria-label="${t.audit}" tabindex="0"><table class="log"><thead><tr><th scope="col">${t.at}</th><th scope="col">${t.actor}</th><th scope="col">${t.action}</th><th scope="col">${t.target}</th><th scope="col">${t.details}</th></tr></thead><tbody>
 ${rows.map((r) => html`<tr><td>${fmt(r.at, c)}</td><td>${r.actor}</td><td><code>${r.action}</code></td><td>${r.target_id ? html`<code>${r.target_id}</code>` : ''}${r.project_id ? html` <code>${r.project_id}</code>` : ''}</td><td>${r.meta ? Object.entries(r.meta).map(([k, v]) => `${k}=${String(v)}`).join(', ') : ''}</td></tr>`)}
-</tbody></table>` : html`<p>${t.noAudit}</p>`}`, { nav: 'audit' });
+</tbody></table></div>` : html`<p>${t.noAudit}</p>`}`, { nav: 'audit' });
 }
 
 export function errorPage(c: PageContext, status: number, detail?: string): string {

@@ -12,7 +12,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-2': '29b668bdd9cece6dfc63d3d2ba37379acbac2b42afa65702b4525d06f97dc059',
   'ep-2026.11-3': 'fd818bbbe216a3701686404147a5a8f06c5b149775a52a24fd1d10d942ab18da',
   'ep-2026.11-4': '769b6d784decbd8fa4b7854c4fa6d86a05196b428e9e7e6f72b95065dd901e02',
-  'ep-2026.11-5': '058f7598bdb226b40f8f007fad3edc4d00e1d6694f676c0667751b39d46077d3',
+  'ep-2026.11-5': '95af1561b01569bbb46beddd24186fd4a26b79d7532f9cce0a64705b1ad69cef',
 };
 
 describe('engine profiles', () => {

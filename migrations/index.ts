@@ -6,6 +6,7 @@ import { Migration20261124182037_webhook_secret_rotation } from './Migration2026
 import { Migration20261124182934_rate_limits } from './Migration20261124182934_rate_limits.js';
 import { Migration20261124190000_case_result_shape } from './Migration20261124190000_case_result_shape.js';
 import { Migration20261124192930_case_dispositions } from './Migration20261124192930_case_dispositions.js';
+import { Migration20261124194500_worker_status } from './Migration20261124194500_worker_status.js';
 
 /** Every committed migration, in order. `scripts/make-migration.ts` writes new ones; add them here. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124182934_rate_limits', class: Migration20261124182934_rate_limits },
   { name: 'Migration20261124190000_case_result_shape', class: Migration20261124190000_case_result_shape },
   { name: 'Migration20261124192930_case_dispositions', class: Migration20261124192930_case_dispositions },
+  { name: 'Migration20261124194500_worker_status', class: Migration20261124194500_worker_status },
 ];

@@ -62,6 +62,7 @@ const ZEnv = z.object({
   GITHUB_CLIENT_SECRET: z.string().optional(),
   /** Set by the stack when it started the local stand-ins (platform/auth-standins.ts). */
   AUTH_STANDINS: z.string().optional(),
+  NODE_ENV: z.string().optional(),
   DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(8 * 3600),
   DASHBOARD_SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(7 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -118,6 +119,8 @@ const isLoopbackOrHttp = (raw: string): boolean => {
 function authConfig(e: z.infer<typeof ZEnv>): AuthConfig {
   const production = e.SERVICE_MODE === 'production';
   const client = (id?: string, secret?: string) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+  // NODE_ENV=production without SERVICE_MODE=production is a misconfiguration, never a licence for stand-ins.
+  if (e.AUTH_STANDINS && e.NODE_ENV === 'production') throw new Error('NODE_ENV=production refuses the local sign-in stand-ins (AUTH_STANDINS is set)');
   if (production) {
     const missing = ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET', 'GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'].filter((k) => !e[k as keyof typeof e]);
     if (missing.length) throw new Error(`production mode requires ${missing.join(', ')} (dashboard sign-in)`);

@@ -106,7 +106,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
 
     // Outside production, without real OAuth clients configured, sign-in goes to the local stand-ins.
     const given = { ...process.env, ...o.env };
-    if (given.SERVICE_MODE !== 'production' && !given.GOOGLE_CLIENT_ID && !given.GITHUB_CLIENT_ID) {
+    if (given.SERVICE_MODE !== 'production' && given.NODE_ENV !== 'production' && !given.GOOGLE_CLIENT_ID && !given.GITHUB_CLIENT_ID) {
       log('starting the local Google and GitHub sign-in stand-ins');
       const publicBase = (given.PUBLIC_BASE_URL ?? `http://127.0.0.1:${o.apiPort}`).replace(/\/$/, '');
       standins = await startAuthStandins(publicBase, o.standinPorts ?? { google: 0, github: 0 });

@@ -3,6 +3,7 @@ import { newId } from '../domain/ids.js';
 import type { ApiKeyPrincipal, Principal } from '../domain/principal.js';
 import { ApiKey, Project, type IApiKey, type IProject } from '../db/entities/index.js';
 import { randomToken, sha256Hex } from '../platform/crypto.js';
+import { audit } from './audit.js';
 import { actingProject, actingProjectId, requireApiKeyPrincipal } from './tenancy.js';
 
 /** Raw keys look like `ivs_sk_<43 random chars>`; only the sha256 is stored. */
@@ -51,26 +52,6 @@ export async function principalForKey(em: EntityManager, raw: string): Promise<A
   return { kind: 'api_key', projectId: found.project.id, apiKeyId: found.key.id };
 }
 
-export async function listApiKeys(em: EntityManager, principal: Principal, projectId: string) {
-  const keys = await em.find(ApiKey, { projectId: actingProjectId(principal, projectId) }, { orderBy: { createdAt: 'desc' } });
-  return keys.map(viewKey);
-}
-
-/** A new key for the project; the raw value is returned this once. */
-export async function createProjectApiKey(em: EntityManager, principal: Principal, projectId: string, name: string) {
-  const { key, raw } = await createApiKey(em, await actingProject(em, principal, projectId), name);
-  return { ...viewKey(key), api_key: raw };
-}
-
-/** Revokes a key of the project; unknown or already revoked keys are a no-op (idempotent). */
-export async function revokeApiKey(em: EntityManager, principal: Principal, projectId: string, keyId: string): Promise<void> {
-  const key = await em.findOne(ApiKey, { id: keyId, projectId: actingProjectId(principal, projectId) });
-  if (key && !key.revokedAt) {
-    key.revokedAt = new Date();
-    await em.flush();
-  }
-}
-
 /** Replaces the calling key in one transaction: the old key stops working at once, the new one is returned once. */
 export async function rotateApiKey(em: EntityManager, principal: Principal): Promise<{ api_key: string }> {
   const caller = requireApiKeyPrincipal(principal);
@@ -79,6 +60,8 @@ export async function rotateApiKey(em: EntityManager, principal: Principal): Pro
     key.revokedAt = new Date();
     const project = await tx.findOneOrFail(Project, { id: caller.projectId });
     const created = await createApiKey(tx, project, key.name);
+    await audit(tx, caller, 'key.rotated', { targetId: created.key.id });
+    await tx.flush();
     return { api_key: created.raw };
   });
 }

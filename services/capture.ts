@@ -61,6 +61,8 @@ export async function validateImage(buf: Buffer, maxPixels: number, field = 'fil
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   if (!width || !height) throw new AppError('image_unreadable', 'The image has no dimensions.', [{ field, code: 'image_unreadable', message: 'no dimensions' }]);
+  // A capture is one still: an animated WebP/PNG is refused rather than silently read as its first frame.
+  if ((meta.pages ?? 1) > 1) throw new AppError('unsupported_image_format', `The image has ${meta.pages} frames; upload a single still image.`, [{ field, code: 'animated_image', message: 'animated images are not accepted' }]);
   if (width * height > maxPixels) throw new AppError('image_too_large', `The image has ${width}×${height} pixels; the limit is ${maxPixels} pixels.`, [{ field, code: 'image_too_large', message: 'too many pixels' }]);
   try {
     await sharp(buf, { limitInputPixels: maxPixels, failOn: 'truncated' }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();

@@ -6,7 +6,8 @@ import type { AppConfig } from '../platform/config.js';
 import { createApiKey, viewKey } from './api-keys.js';
 import { audit } from './audit.js';
 import { previousSecretsExpireAt } from '../platform/webhook-secrets.js';
-import { setWebhook } from './projects.js';
+import { createProjectInOrg, setWebhook } from './projects.js';
+import { actingProject } from './tenancy.js';
 
 /**
  * Project settings writes shared by the /v1 routes (key or session) and the dashboard pages.
@@ -66,4 +67,26 @@ export async function clearWebhook(em: EntityManager, actor: Actor, project: IPr
 export async function listDeliveries(em: EntityManager, project: IProject, limit = 100) {
   const rows = await em.find(WebhookDelivery, { projectId: project.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   return rows.map((d) => ({ id: d.id, verification_id: d.verificationId, event: d.event, delivery_key: d.deliveryKey, attempt: d.attempt, url_origin: d.urlOrigin, status_code: d.statusCode ?? null, error: d.error ?? null, duration_ms: d.durationMs, at: d.createdAt.toISOString() }));
+}
+
+/** A new sandbox project in the member's org (dashboard), with its first key and the sample Flow; audited. */
+export async function createProject(em: EntityManager, actor: MemberPrincipal, name: string): Promise<IProject> {
+  const { project } = await createProjectInOrg(em, actor.orgId, name, true);
+  await audit(em, actor, 'project.created', { projectId: project.id, targetId: project.id });
+  await em.flush();
+  return project;
+}
+
+/**
+ * Legacy `POST /v1/webhook` (a key acts on its own project): set the URL, or clear it with null.
+ * Audited like the project route.
+ */
+export async function setOwnWebhook(em: EntityManager, config: AppConfig, principal: ApiKeyPrincipal, url: string | null) {
+  const project = await actingProject(em, principal);
+  if (url === null) {
+    await clearWebhook(em, principal, project);
+    return { url: null, include_result: project.webhookIncludeResult };
+  }
+  const { url: set, include_result, secret } = await putWebhook(em, config, principal, project, { url });
+  return { url: set, include_result, ...(secret ? { secret } : {}) };
 }

@@ -64,38 +64,6 @@ export async function describeProject(em: EntityManager, principal: Principal) {
   return { project_id: p.id, name: p.name, sandbox: p.sandbox, webhook_url: p.webhookUrl ?? null };
 }
 
-export async function getWebhook(em: EntityManager, principal: Principal, projectId?: string) {
-  const p = await actingProject(em, principal, projectId);
-  return { url: p.webhookUrl ?? null, include_result: p.webhookIncludeResult, secret_set: Boolean(p.webhookSecretEnc), previous_secret_expires_at: previousSecretsExpireAt(p) };
-}
-
-/** Sets the project webhook for the principal's project (see setWebhook). */
-export async function configureWebhook(em: EntityManager, config: AppConfig, principal: Principal, projectId: string | undefined, input: { url: string; regenerate?: boolean; include_result?: boolean; secret_grace_seconds?: number }) {
-  return setWebhook(em, config, await actingProject(em, principal, projectId), input);
-}
-
-/** Clears the webhook URL; the signing secret is kept so setting a URL again keeps signatures stable. */
-export async function clearWebhook(em: EntityManager, principal: Principal, projectId?: string): Promise<{ url: null; include_result: boolean }> {
-  const p = await actingProject(em, principal, projectId);
-  p.webhookUrl = null;
-  p.updatedAt = new Date();
-  await em.flush();
-  return { url: null, include_result: p.webhookIncludeResult };
-}
-
-export async function getBranding(em: EntityManager, principal: Principal, projectId: string): Promise<TBranding> {
-  return (await actingProject(em, principal, projectId)).branding ?? {};
-}
-
-/** Replaces the hosted-page branding. */
-export async function setBranding(em: EntityManager, principal: Principal, projectId: string, branding: TBranding): Promise<TBranding> {
-  const p = await actingProject(em, principal, projectId);
-  p.branding = { ...branding };
-  p.updatedAt = new Date();
-  await em.flush();
-  return branding;
-}
-
 /**
  * Sets the URL; mints the signing secret on first set or on `regenerate` and returns it that once.
  * A regenerated secret's predecessor keeps signing for `secret_grace_seconds` (default from config).

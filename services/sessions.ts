@@ -14,6 +14,8 @@ export async function createSession(em: EntityManager, auth: AuthConfig, userId:
   if (replacingToken) await em.nativeDelete(DashboardSession, { tokenHash: sha256Hex(replacingToken) });
   const token = randomToken(32);
   const now = new Date();
+  // Sessions nobody comes back to are swept here (sign-ins are rare enough; no timer needed).
+  await em.nativeDelete(DashboardSession, { $or: [{ expiresAt: { $lt: now } }, { lastSeenAt: { $lt: new Date(now.getTime() - auth.idleSeconds * 1000) } }] });
   const session = em.create(DashboardSession, {
     id: newId('dashboardSession'),
     tokenHash: sha256Hex(token),

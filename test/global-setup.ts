@@ -32,7 +32,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
       LOG_LEVEL: 'info',
       SESSION_TOKEN_TTL_SECONDS: '600',
-      // Every suite signs up its own projects from 127.0.0.1: per-IP limits sized for the whole run.
+      // Every suite signs up its own projects and signs in its own members from 127.0.0.1: per-IP
+      // limits sized for the whole run.
       // test/integration/abuse-limits.test.ts starts api processes of its own with tight limits.
       RATE_LIMIT_SIGNUP: '100000/1h',
       RATE_LIMIT_ANONYMOUS: '100000/1m',

@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } 
 import { createActivities } from '../activities/index.js';
 import { createEngineRegistry } from '../activities/engines.js';
 import { describeUnhonoured, unhonouredStamps } from '../activities/stamps.js';
+import { publishWorkerStatus } from '../activities/worker-status.js';
 import { createOrm } from '../db/orm.js';
 import { createLocalBlobStore } from '../platform/blob-store.js';
 import { loadConfig } from '../platform/config.js';
@@ -36,18 +37,22 @@ const workflowBundle = await bundleWorkflowCode({
   workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
   logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: (m) => log.warn(m), error: (m) => log.error(m) },
 });
+const deps = { orm, blobs, config, log, engines };
 const worker = await Worker.create({
   connection,
   namespace: config.temporal.namespace,
   taskQueue: config.temporal.taskQueue,
   workflowBundle,
-  activities: createActivities({ orm, blobs, config, log, engines }),
+  activities: createActivities(deps),
   maxConcurrentActivityTaskExecutions: 8,
   shutdownGraceTime: '10 seconds',
 });
 log.info({ taskQueue: config.temporal.taskQueue }, 'worker started');
 process.send?.({ ready: true });
+// For /readyz: this worker's engines for new Cases (started now, so the first Case is not slower).
+const status = publishWorkerStatus(deps);
 await worker.run();
+await status.stop();
 await engines.close();
 await orm.close();
 await connection.close();

@@ -27,21 +27,40 @@ function applicantFor(inputs: CaseInputs) {
  * PII-free summary. An engine that cannot start reports `unavailable`, which the decision policy
  * turns into `assessment_incomplete`: never a pass.
  */
+/** The engines of a profile, from the worker's registry (one instance per engine and profile). */
+function engineSlots(deps: ActivityDeps) {
+  // An unknown profile id fails the activity non-retryably (stampedProfile) before any engine is looked up.
+  return {
+    documentEngine: (profileId: string) => {
+      const profile = stampedProfile(profileId);
+      return deps.engines.get<DocumentEngine>(`document:${profileId}`, () => createDocumentEngine(profile.document));
+    },
+    faceEngine: (profileId: string) => {
+      const profile = stampedProfile(profileId);
+      return deps.engines.get<FaceEngine>(`faces:${profileId}`, () => createFaceEngine(profile.faces));
+    },
+    authenticityEngine: (profileId: string) => {
+      const profile = stampedProfile(profileId);
+      return deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () => createAuthenticityEngine(profile.authenticity));
+    },
+  };
+}
+
+/**
+ * Starts a profile's three engines in the same slots the checks use (so the first Case does not
+ * pay for it) and reports, per engine, whether it started or why not; the worker publishes this
+ * for `/readyz`.
+ */
+export async function startEngines(deps: ActivityDeps, profileId: string): Promise<Record<'document' | 'faces' | 'authenticity', { ok: boolean; reason?: string }>> {
+  const slots = engineSlots(deps);
+  const view = (s: { ok: true } | { ok: false; reason: string }) => (s.ok ? { ok: true } : { ok: false, reason: s.reason });
+  const [document, faces, authenticity] = await Promise.all([slots.documentEngine(profileId), slots.faceEngine(profileId), slots.authenticityEngine(profileId)]);
+  return { document: view(document), faces: view(faces), authenticity: view(authenticity) };
+}
+
 export function createCheckActivities(deps: ActivityDeps) {
   const em = () => deps.orm.em.fork();
-  // An unknown profile id fails the activity non-retryably (stampedProfile) before any engine is looked up.
-  const documentEngine = (profileId: string) => {
-    const profile = stampedProfile(profileId);
-    return deps.engines.get<DocumentEngine>(`document:${profileId}`, () => createDocumentEngine(profile.document));
-  };
-  const faceEngine = (profileId: string) => {
-    const profile = stampedProfile(profileId);
-    return deps.engines.get<FaceEngine>(`faces:${profileId}`, () => createFaceEngine(profile.faces));
-  };
-  const authenticityEngine = (profileId: string) => {
-    const profile = stampedProfile(profileId);
-    return deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () => createAuthenticityEngine(profile.authenticity));
-  };
+  const { documentEngine, faceEngine, authenticityEngine } = engineSlots(deps);
 
   return {
     async runDocumentChecks(caseId: string): Promise<TCheckSummary[]> {

@@ -83,7 +83,7 @@ export async function registerAbuseLimits(app: FastifyInstance, deps: { config: 
   await app.register(fastifyRateLimit, {
     global: false,
     hook: 'onRequest', // before the body is read: a limited upload costs no parsing
-    store: postgresRateLimitStore(deps.orm),
+    store: postgresRateLimitStore(deps.orm, app.log),
     // A counter store that fails should not take the API down with it: the request goes on, logged.
     skipOnError: true,
   });

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyBaseLogger } from 'fastify';
 
 type Store = fastifyRateLimit.FastifyRateLimitStore;
 type StoreCtor = fastifyRateLimit.FastifyRateLimitStoreCtor;
@@ -21,19 +22,26 @@ const READ_SQL = `select count, ceil(greatest(0, extract(epoch from (window_ends
 
 export const PRUNE_SQL = `delete from rate_limit_counters where window_ends_at < clock_timestamp() - interval '1 minute'`;
 
-/** A store class for @fastify/rate-limit bound to this process's ORM connection pool. */
-export function postgresRateLimitStore(orm: MikroORM): StoreCtor {
+/**
+ * A store class for @fastify/rate-limit bound to this process's ORM connection pool. A failing
+ * query is logged here: the plugin (skipOnError) then lets the request through without a word.
+ */
+export function postgresRateLimitStore(orm: MikroORM, log: FastifyBaseLogger): StoreCtor {
   const connection = () => orm.em.getConnection();
+  const failed = (cb: (err: Error) => void) => (err: Error) => {
+    log.warn({ err: err.message }, 'rate-limit store failed; request not limited');
+    cb(err);
+  };
   class PostgresStore implements Store {
     incr(key: string, cb: (err: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
       connection()
         .execute<Array<{ count: number; ttl_ms: string }>>(INCR_SQL, [key.slice(0, 200), Math.max(1, Math.trunc(timeWindow))], 'all')
-        .then((rows) => cb(null, { current: Number(rows[0]!.count), ttl: Number(rows[0]!.ttl_ms) }), (err: Error) => cb(err));
+        .then((rows) => cb(null, { current: Number(rows[0]!.count), ttl: Number(rows[0]!.ttl_ms) }), failed(cb));
     }
     read(key: string, cb: (err: Error | null, result?: { current: number; ttl: number }) => void): void {
       connection()
         .execute<Array<{ count: number; ttl_ms: string }>>(READ_SQL, [key.slice(0, 200)], 'all')
-        .then((rows) => cb(null, rows[0] ? { current: Number(rows[0].count), ttl: Number(rows[0].ttl_ms) } : { current: 0, ttl: 0 }), (err: Error) => cb(err));
+        .then((rows) => cb(null, rows[0] ? { current: Number(rows[0].count), ttl: Number(rows[0].ttl_ms) } : { current: 0, ttl: 0 }), failed(cb));
     }
     // Keys carry their limiter's name (see abuse-limits.ts), so routes sharing a limiter share counts.
     child(): Store {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZLegacyWebhookBody, ZLegacyWebhookResponse, ZMe, ZProblem, ZRotateResponse, ZSignupBody, ZSignupResponse } from '../../domain/api-schemas.js';
 import { rotateApiKey } from '../../services/api-keys.js';
-import { clearWebhook, configureWebhook, describeProject, signupSandbox } from '../../services/projects.js';
+import { setOwnWebhook } from '../../services/project-settings.js';
+import { describeProject, signupSandbox } from '../../services/projects.js';
 import { requireApiKey } from '../plugins/api-key-auth.js';
 
 const errors = { 400: ZProblem, 401: ZProblem, 403: ZProblem, 422: ZProblem };
@@ -34,10 +35,5 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
       tags: ['account'], summary: 'Legacy: set or clear the webhook URL (prefer PUT /v1/projects/{project_id}/webhook)', deprecated: true, security: [{ apiKey: [] }],
       body: ZLegacyWebhookBody, response: { 200: ZLegacyWebhookResponse, ...errors },
     },
-  }, async (req) => {
-    if (req.body.url === null) return clearWebhook(req.em, req.principal);
-    // The legacy response has no previous_secret_expires_at.
-    const { previous_secret_expires_at: _previous, ...r } = await configureWebhook(req.em, req.deps.config, req.principal, undefined, { url: req.body.url });
-    return r;
-  });
+  }, async (req) => setOwnWebhook(req.em, req.deps.config, req.principal, req.body.url));
 }

@@ -109,7 +109,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/o/:token/challenge', {
-    schema: { tags: ['capture'], summary: 'Issue a fresh liveness challenge (steps, colour sequence, nonce, deadline); earlier frames are discarded', params: ZTokenParams, response: { 201: ZLivenessChallenge, 401: ZProblem, 409: ZProblem, 410: ZProblem } },
+    schema: { tags: ['capture'], summary: 'Issue a fresh liveness challenge (steps, their timed slots after a neutral period, colour sequence, nonce, deadline); earlier frames are discarded', params: ZTokenParams, response: { 201: ZLivenessChallenge, 401: ZProblem, 409: ZProblem, 410: ZProblem } },
   }, async (req, reply) => {
     const { verification: v } = await sessionOrThrow(req, req.params.token);
     return reply.code(201).headers({ 'cache-control': 'no-store' }).send(await startLivenessChallenge(req.em, req.deps.blobs, v.id));

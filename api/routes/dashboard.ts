@@ -13,8 +13,7 @@ import { orgAccess } from '../../services/access.js';
 import { listOrgEntries, resolveWorkspace } from '../../services/dashboard-workspace.js';
 import { REPO_ROOT } from '../../platform/paths.js';
 import { listAudit } from '../../services/audit.js';
-import { clearWebhook, createKey, listDeliveries, listKeys, putWebhook, revokeKey, updateBranding, viewWebhook } from '../../services/project-settings.js';
-import { createProjectInOrg } from '../../services/projects.js';
+import { clearWebhook, createKey, createProject, listDeliveries, listKeys, putWebhook, revokeKey, updateBranding, viewWebhook } from '../../services/project-settings.js';
 import { changeRole, invite, listMembers, listPendingInvitations, removeMember, revokeInvitation } from '../../services/team.js';
 import { acceptFormBodies } from '../plugins/form-body.js';
 import { assertCsrf, currentSession, parseCookies, setCookie } from '../plugins/session.js';
@@ -133,7 +132,7 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
     const principal = await orgAccess(req.em, c.userId, (req.params as { org_id: string }).org_id, 'projects:create');
     const name = (body(req).name ?? '').trim();
     if (!name || name.length > 200) return send(reply, 400, views.orgsPage(c, await orgEntries(req), { error: c.t.projectName }));
-    const { project } = await createProjectInOrg(req.em, principal.orgId, name, true);
+    const project = await createProject(req.em, principal, name);
     return back(reply, `/dashboard/projects/${project.id}/keys`);
   });
 

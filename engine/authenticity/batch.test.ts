@@ -104,16 +104,16 @@ describe('authenticity CLI batch robustness', () => {
     }
   }
 
-  it('runs 320 mixed images given on argv (> 29 KB) through one process: one line each, no crash', async () => {
+  it('runs 320 mixed images given on argv (> 29 KB) through one process with an ONNX model (settings v4): one line each, no crash', async () => {
     expect(files.join(' ').length).toBeGreaterThan(29_000);
-    const res = await runCli(['authenticity', ...files]);
+    const res = await runCli(['authenticity', '--settings', '4', ...files]);
     expect(res.signal).toBeNull();
     expect(res.code).toBe(1); // some files failed, cleanly
     check(res.lines);
     expect(res.lines.filter((l) => !l.error).length).toBeGreaterThanOrEqual(20);
   }, 600_000);
 
-  it('reads the same batch from --files-from - (stdin)', async () => {
+  it('reads the same batch from --files-from - (stdin), with the current settings', async () => {
     const subset = files.slice(0, 48);
     const res = await runCli(['authenticity', '--files-from', '-'], subset.join('\n') + '\n');
     expect(res.signal).toBeNull();

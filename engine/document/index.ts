@@ -2,11 +2,13 @@ import { analyzeDocument, type AnalyzeInput, type AnalyzeResult } from './analyz
 import { normalizeImage } from './image/normalize.js';
 import { GlyphReader } from './mrz/glyphs.js';
 import { scanMrz, type MrzScan } from './mrz/scan.js';
+import { quickQuality, type QualityAdvice, type QualityOptions } from './quality.js';
 import { DocumentEngineError, languageDataPath, languageWorker, mrzWorker, sha256File, verifyModels, visualWorker, type ModelStamp, type OcrWorker } from './ocr/workers.js';
 import { resolveSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 
 export type { AnalyzeInput, AnalyzeResult, Extracted, DocumentType } from './analyze.js';
 export type { MrzScan, MrzReason } from './mrz/scan.js';
+export type { QualityAdvice, QualityIssue, QualityOptions } from './quality.js';
 export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 export { DocumentEngineError, type ModelStamp } from './ocr/workers.js';
 
@@ -20,6 +22,8 @@ export interface DocumentEngine {
    * Throws `DocumentEngineError` for undecodable or oversized images; `scan_unavailable` under 1.x.
    */
   scanMrz(image: Buffer): Promise<MrzScan>;
+  /** 2.x only: at-once capture advice (blur, MRZ visible) in en/pt/es; never a verdict. */
+  quickQuality(image: Buffer, opts: QualityOptions): Promise<QualityAdvice>;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,10 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
     settings,
     models,
     analyze: (input) => analyzeDocument(input, settings, workers),
+    quickQuality: async (image, opts) => {
+      if (!settings.quality) throw new DocumentEngineError('quality_unavailable', `${settings.version} has no capture advice`);
+      return quickQuality(image, settings, opts);
+    },
     scanMrz: async (image) => {
       if (!settings.scan) throw new DocumentEngineError('scan_unavailable', `${settings.version} has no MRZ scan`);
       const img = await normalizeImage(image, { ...settings, acceptBmp: settings.scan.acceptBmp });

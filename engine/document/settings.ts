@@ -48,11 +48,19 @@ export const ZDocumentEngineSettings = z.object({
     maxBands: z.number().int().min(1).max(12),
     /** MRZ line height in pixels the band is scaled to for tesseract. */
     lineHeightPx: z.number().positive(),
+    /** Most tesseract reads per image (caps the cost of images with no readable MRZ). */
+    maxReads: z.number().int().min(2).max(40),
     /** Decode BMP uploads too (some scanners and vendor SDK samples write them). */
     acceptBmp: z.boolean(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
   visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
+  /**
+   * 2.x capture-time advice (`engine.quickQuality`): Laplacian-variance floor. Set from the real
+   * tuning images: sharp captures 148–1439, the same blurred with σ = 2 gave 6–53, σ = 6 gave 3–5;
+   * 30 flags only blur that clearly defeats reading (advice, never a verdict).
+   */
+  quality: z.object({ minSharpness: z.number().nonnegative() }).optional(),
 });
 export type TDocumentEngineSettings = z.infer<typeof ZDocumentEngineSettings>;
 export type DocumentEngineSettings = Partial<TDocumentEngineSettings>;
@@ -76,8 +84,9 @@ export const DEFAULT_DOCUMENT_SETTINGS: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
   ...DEFAULT_DOCUMENT_SETTINGS,
   version: 'document-engine@2.0.0',
-  scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, acceptBmp: true },
+  scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, maxReads: 10, acceptBmp: true },
   visualZone: { captions: true, curpDateCheck: true },
+  quality: { minSharpness: 30 },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -211,6 +211,6 @@ export const FACE_SETTINGS_V2: FaceEngineSettings = {
   v2: {
     script: { slotStartToleranceMs: 300, slotEndToleranceMs: 800, minCaptureFraction: 0.85, minFps: 4, minNeutralFrames: 3, contradictionFactor: 1.5 },
     blink: { earDip: 0.15, closedRise: 0.35, maxDipMs: 800, baselinePercentile: 0.7 },
-    attack: { borderSides: 3, borderMinLength: 1.2, moireMaxPeakRatio: 400, maxGlareFraction: 0.05, minBlendRatio: 0.25, minIdentitySimilarity: 0.4, failAtDissents: 2 },
+    attack: { borderSides: 3, borderMinLength: 1.2, moireMaxPeakRatio: 800, maxGlareFraction: 0.05, minBlendRatio: 0.25, minIdentitySimilarity: 0.4, failAtDissents: 2 },
   },
 };

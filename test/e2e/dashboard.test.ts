@@ -137,7 +137,8 @@ describe('dashboard in a real browser', () => {
 
     // Team: invite, then the list.
     await page.goto(`${api}/dashboard/team`);
-    await page.getByLabel('Email', { exact: true }).fill(uniqueEmail('colleague'));
+    const colleague = uniqueEmail('colleague');
+    await page.getByLabel('Email', { exact: true }).fill(colleague);
     await page.locator('#inv-role').selectOption('compliance');
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.waitForURL(/\/dashboard\/team$/);
@@ -173,6 +174,28 @@ describe('dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/dashboard\/sign-in$/);
     expect((await context.cookies(api)).find((c) => c.name === 'ivs_session')).toBeUndefined();
+
+    // The invited colleague signs in (GitHub stand-in this time) and joins as compliance: read-only settings.
+    await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
+    await page.getByLabel('Email').fill(colleague);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/projects/${projectId}/keys$`));
+    await expect(page.getByRole('button', { name: 'Create key' }).count()).resolves.toBe(0);
+    await visit('14-keys-as-compliance');
+    await page.goto(`${api}/dashboard/projects/${projectId}/branding`);
+    await expect(page.getByRole('button', { name: 'Save' }).count()).resolves.toBe(0);
+    await expect(page.getByLabel('Display name').isDisabled()).resolves.toBe(true);
+    await visit('15-branding-as-compliance');
+    await page.goto(`${api}/dashboard/team`);
+    await expect(page.getByRole('button', { name: 'Invite' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('cell', { name: 'Compliance' }).count()).resolves.toBe(1);
+    await visit('16-team-as-compliance');
+    expect((await page.goto(`${api}/dashboard/audit`))!.status()).toBe(403);
+    await visit('17-audit-forbidden');
+    // A phone-sized viewport.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${api}/dashboard/projects/${projectId}/webhook`);
+    await visit('18-webhook-phone');
 
     console.log(JSON.stringify(report, null, 1));
     expect(bad).toEqual({});

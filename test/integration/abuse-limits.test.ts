@@ -149,7 +149,7 @@ describe('security headers', () => {
   });
 
   it('sends HSTS in production', async () => {
-    const prod = await inProcessApp({ SERVICE_MODE: 'production', BLOB_ENCRYPTION_KEY: 'a'.repeat(64), SECRETS_ENCRYPTION_KEY: 'b'.repeat(64), PUBLIC_BASE_URL: 'https://verify.example.com' });
+    const prod = await inProcessApp({ SERVICE_MODE: 'production', BLOB_ENCRYPTION_KEY: 'a'.repeat(64), SECRETS_ENCRYPTION_KEY: 'b'.repeat(64), PUBLIC_BASE_URL: 'https://verify.example.com', GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 'gs', GITHUB_CLIENT_ID: 'h', GITHUB_CLIENT_SECRET: 'hs' });
     try {
       const r = await prod.app.inject({ method: 'GET', url: '/healthz' });
       expect(r.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

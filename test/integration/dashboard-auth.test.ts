@@ -151,6 +151,7 @@ describe('dashboard sign-in through the local providers', () => {
     const real = { GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 'gs', GITHUB_CLIENT_ID: 'h', GITHUB_CLIENT_SECRET: 'hs' };
     expect(() => loadConfig(prodBase)).toThrow(/GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET/);
     expect(() => loadConfig({ ...prodBase, ...real, AUTH_STANDINS: '1' })).toThrow(/stand-ins/);
+    expect(() => loadConfig({ ...stack().env, NODE_ENV: 'production', AUTH_STANDINS: '1' })).toThrow(/NODE_ENV=production refuses/);
     expect(() => loadConfig({ ...prodBase, ...real, GOOGLE_ISSUER: stack().standins.googleIssuer })).toThrow(/GOOGLE_ISSUER/);
     expect(() => loadConfig({ ...prodBase, ...real, GITHUB_OAUTH_BASE: stack().standins.githubBase, GITHUB_API_BASE: stack().standins.githubBase })).toThrow(/GITHUB_OAUTH_BASE, GITHUB_API_BASE/);
     // The api process itself refuses to start with the stand-ins' settings.

@@ -97,6 +97,33 @@ describe('team: invitations and members', () => {
     expect(page).toContain('to=admin');
   });
 
+  it('audits project creation in the dashboard and key rotation by the API key', async () => {
+    const o = await ownerSession();
+    const r = await o.browser.fetch(`${apiUrl()}/dashboard/orgs/${o.orgId}/projects`, { form: { name: 'Second project', _csrf: o.csrf } });
+    expect(r.status).toBe(303);
+    const second = /prj_[0-9A-Z]{26}/.exec(r.headers.get('location')!)![0];
+    expect((await sql('select org_id, sandbox from projects where id = $1', [second]))[0]).toEqual({ org_id: o.orgId, sandbox: true });
+    const created = await o.call('POST', `/v1/projects/${second}/keys`, { name: 'rotating' });
+    const raw = (await created.json()).api_key;
+    const rotated = await fetch(`${apiUrl()}/v1/keys/rotate`, { method: 'POST', headers: { 'x-api-key': raw } });
+    expect(rotated.status).toBe(200);
+    const rows = await sql<{ action: string; actor_user_id: string | null; actor_api_key_id: string | null; project_id: string }>(
+      `select action, actor_user_id, actor_api_key_id, project_id from audit_events where org_id = $1 and action in ('project.created', 'key.created', 'key.rotated') order by created_at, id`, [o.orgId]);
+    expect(rows.map((x) => [x.action, Boolean(x.actor_user_id), Boolean(x.actor_api_key_id), x.project_id])).toEqual([
+      ['project.created', true, false, second], ['key.created', true, false, second], ['key.rotated', false, true, second],
+    ]);
+  });
+
+  it('the OpenAPI document carries the team and project routes with both ways in', async () => {
+    const doc = await (await fetch(`${apiUrl()}/v1/openapi.json`)).json();
+    for (const p of ['/v1/team/members', '/v1/team/members/{user_id}', '/v1/team/invitations', '/v1/team/invitations/{id}']) expect(Object.keys(doc.paths)).toContain(p);
+    expect(Object.keys(doc.paths['/v1/team/invitations'])).toEqual(['get', 'post']);
+    expect(doc.paths['/v1/projects/{project_id}/keys'].post.security).toEqual([{ apiKey: [] }, { session: [], csrf: [] }]);
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'ivs_session' });
+    expect(doc.components.securitySchemes.csrf).toMatchObject({ in: 'header', name: 'X-CSRF-Token' });
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/dashboard') || p.startsWith('/auth'))).toBe(false);
+  });
+
   it('session requests need the session: no cookie is 401, a foreign cookie value is 401', async () => {
     expect((await fetch(`${apiUrl()}/v1/team/members`)).status).toBe(401);
     const b = new Browser();

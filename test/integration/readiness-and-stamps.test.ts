@@ -1,22 +1,49 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forkService } from '../../scripts/stack.js';
+import { forkService, stopChild } from '../../scripts/stack.js';
 import { freePort } from '../../platform/temporal-server.js';
 import { inProcessApp } from '../app-factory.js';
 import { withTemporal } from '../temporal.js';
-import { api, createVerification, sampleJpeg, signup, sql, stack, submit, tokenOf, upload, waitForStatus } from '../helpers.js';
+import { api, createVerification, sampleJpeg, signup, sql, stack, submit, tokenOf, upload, waitFor, waitForStatus } from '../helpers.js';
 
 describe('/healthz and /readyz', () => {
   it('liveness answers ok; readiness checks PostgreSQL, Temporal and a polling worker', async () => {
     const health = await api('GET', '/healthz');
     expect(health.status).toBe(200);
     expect(health.body).toEqual({ ok: true });
-    const ready = await api('GET', '/readyz');
-    expect(ready.status).toBe(200);
+    // The worker publishes its engines once they have started (a few seconds after it polls).
+    const ready = await waitFor(async () => {
+      const r = await api('GET', '/readyz');
+      return r.status === 200 ? r : null;
+    }, 120_000, 500);
     expect(ready.body.status).toBe('ready');
     expect(ready.body.checks.postgres.ok).toBe(true);
     expect(ready.body.checks.temporal.ok).toBe(true);
     expect(ready.body.checks.worker).toMatchObject({ ok: true, detail: expect.stringMatching(/^\d+ pollers?$/) });
+    expect(ready.body.checks.engines).toMatchObject({ ok: true, detail: expect.stringMatching(/^ep-[\d.-]+ on \d+ workers?$/) });
+  });
+
+  it('is 503 naming the engine when the only worker of a queue started without the face models', async () => {
+    const taskQueue = `no-models-${Date.now()}`;
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'ivs-no-models-'));
+    const worker = await forkService('worker/main.ts', { ...process.env, ...stack().env, TEMPORAL_TASK_QUEUE: taskQueue, MODELS_DIR: empty }, 'worker', { logFile: stack().logFile });
+    const app = await inProcessApp({ TEMPORAL_TASK_QUEUE: taskQueue });
+    try {
+      const body = await waitFor(async () => {
+        const r = await app.app.inject({ method: 'GET', url: '/readyz' });
+        const b = r.json();
+        return r.statusCode === 503 && b.checks.worker.ok && b.checks.engines.detail !== 'engines_starting' && b.checks.engines.detail !== 'no_worker_status' ? b : null;
+      }, 120_000, 500);
+      expect(body.status).toBe('not_ready');
+      expect(body.checks.engines.ok).toBe(false);
+      expect(body.checks.engines.detail).toContain('faces_engine_unavailable');
+      expect(body.checks.engines.detail).not.toContain('document');
+    } finally {
+      await app.close();
+      await stopChild(worker);
+    }
   });
 
   it('is 503 when the Temporal namespace does not exist, naming the failing dependency', async () => {

@@ -86,3 +86,29 @@ describe('2.x analyze on the synthetic corpus (figures must not fall)', () => {
     expect(res.ocr.models.map((m) => m.name)).toEqual(expect.arrayContaining(['tesseract-ocr-por/por.traineddata', 'tesseract-ocr-spa/spa.traineddata']));
   });
 });
+
+describe.runIf(existsSync(REAL))('quickQuality (capture-time advice)', () => {
+  const file = path.join(REAL, 'DoubangoTelecom__ultimateMRZ-SDK__assets__images__Czech_passport_2005_MRZ_orient1_1300x1002.jpg');
+
+  it('a sharp passport photo with its MRZ in view is fine', async () => {
+    const r = await engine.quickQuality(readFileSync(file), { expectMrz: true });
+    expect(r.issues).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
+
+  it('the same photo heavily blurred is flagged blurry, with advice in en/pt/es', async () => {
+    const sharp = (await import('sharp')).default;
+    const r = await engine.quickQuality(await sharp(readFileSync(file)).blur(6).jpeg().toBuffer(), { expectMrz: true });
+    expect(r.issues).toContain('blurry');
+    expect(r.messages.pt[0]).toMatch(/desfocada/);
+    expect(r.messages.es[0]).toMatch(/borrosa/);
+  });
+
+  it('a page without an MRZ is mrz_not_found when one is expected, fine when not; garbage is unreadable_image', async () => {
+    const sharp = (await import('sharp')).default;
+    const page = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f4f1ea' } }).composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="900" height="600"><text x="40" y="100" font-size="40" font-family="DejaVu Sans">Some caption text</text></svg>') }]).jpeg().toBuffer();
+    expect((await engine.quickQuality(page, { expectMrz: true })).issues).toContain('mrz_not_found');
+    expect((await engine.quickQuality(page, { expectMrz: false })).issues).not.toContain('mrz_not_found');
+    expect((await engine.quickQuality(Buffer.from('not an image at all'), { expectMrz: true })).issues).toEqual(['unreadable_image']);
+  });
+});

@@ -42,6 +42,8 @@ export interface ScanOptions {
   timeoutMs: number;
   /** Line height (px) the band is scaled to before OCR. */
   lineHeightPx: number;
+  /** Most tesseract reads per image. */
+  maxReads?: number;
   plausible?: (p: ParsedMrz) => boolean;
   /** Line finder for the band search (default: classical morphology). */
   lines?: LineFinder;
@@ -163,12 +165,18 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
     return s.png().toBuffer();
   };
-  const tess = async (png: Buffer) => (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+  let reads = 0;
+  const budget = opts.maxReads ?? Infinity;
+  const tess = async (png: Buffer) => {
+    reads++;
+    return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+  };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
   const tryBand = async (bi: number, band: MrzBand): Promise<MrzScan | null> => {
     let b = band;
     for (const flipped of [false, true]) {
+      if (reads >= budget) break;
       const t0 = Date.now();
       const png = await crop(b, flipped, 'grey');
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
@@ -203,6 +211,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
     let confirmed = false;
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
     for (const variant of ['binary', 'small'] as const) {
+      // A valid read always gets one confirmation, whatever the budget.
+      if (variant === 'small' && reads >= budget) break;
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant)), opts.plausible);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
