@@ -98,7 +98,15 @@ function checkPanel(c: PageContext, ch: CheckView, d: CaseDetail): Raw {
 <p class="similarity"><span class="k">${t.similarity}</span> <strong>${num(ch.score, 3)}</strong></p>
 ${selfie ? html`<figure>${img(c, d.verification.id, selfie, t.selfie)}<figcaption>${selfie.kind}</figcaption></figure>` : ''}</div>`);
   }
-  if (ch.check === 'liveness') special.push(livenessTimeline(c, d));
+  if (ch.check === 'liveness') {
+    special.push(livenessTimeline(c, d));
+    // The engine's verdict per step and the movements it detected, with their magnitude (face engine v2 evidence).
+    const verdict = (ev.challenge ?? null) as { steps?: unknown; events?: unknown } | null;
+    if (verdict && Array.isArray(verdict.steps)) special.push(html`<h4>${t.stepsPerformed}</h4>${evidenceValue(verdict.steps)}`);
+    if (verdict && Array.isArray(verdict.events) && verdict.events.length) special.push(html`<h4>${t.movements}</h4>${evidenceValue(verdict.events)}`);
+    const attack = (ev.attack ?? null) as { signals?: unknown } | null;
+    if (attack && Array.isArray(attack.signals)) special.push(html`<h4>${t.attackSignals}</h4>${evidenceValue((attack.signals as Record<string, unknown>[]).map((x) => ({ signal: x.name, dissent: x.dissent, value: x.value, threshold: x.threshold })))}`);
+  }
   // Per image: the signal summary here; the detectors' full measurements stay in the Evidence details.
   if (ch.check === 'authenticity' && Array.isArray(ev.images)) {
     const rows = (ev.images as Record<string, unknown>[]).map((x) => ({ image: x.kind, status: x.status, reasons: x.reasons, score: x.score }));

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { flowsPage } from '../../dashboard/flows-views.js';
-import { flowsWithVersions, publishFromJson } from '../../services/flow-pages.js';
+import { createFlowFromJson, flowsWithVersions, publishFromJson } from '../../services/flow-pages.js';
 import { setFlowActive } from '../../services/flows.js';
 import type { DashboardHelpers } from './dashboard-cases.js';
 
@@ -16,6 +16,22 @@ export function dashboardFlowRoutes(app: FastifyInstance, h: DashboardHelpers): 
     const q = req.query as { published?: string; v?: string };
     const published = q.published && q.v && /^\d+$/.test(q.v) ? { slug: q.published, version: Number(q.v) } : undefined;
     return h.send(reply, 200, flowsPage(c, await flowsWithVersions(req.em, c.project!.id), { baseUrl: base(req), published }));
+  });
+
+  // Activate a Template as a new Flow (version 1 under a new slug).
+  app.post('/dashboard/projects/:project_id/flows', { schema: { hide: true } }, async (req, reply) => {
+    const c = await h.context(req, reply, { projectId: pid(req), permission: 'flows:manage' });
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const text = String(b.definition ?? '');
+    const newSlug = String(b.slug ?? '').trim();
+    try {
+      const created = await createFlowFromJson(req.em, c.project!.id, newSlug, String(b.name ?? ''), text);
+      return reply.redirect(`/dashboard/projects/${c.project!.id}/flows?published=${encodeURIComponent(created)}&v=1`, 303);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500 || err.code === 'not_found') throw err;
+      const fields = err.errors.map((e) => `${e.field}: ${e.message}`);
+      return h.send(reply, err.status, flowsPage(c, await flowsWithVersions(req.em, c.project!.id), { baseUrl: base(req), error: { slug: '', newSlug, message: err.message, fields, text } }));
+    }
   });
 
   app.post('/dashboard/projects/:project_id/flows/:slug/versions', { schema: { hide: true } }, async (req, reply) => {

@@ -94,6 +94,20 @@ describe('Flows page in a real browser', () => {
     await page.getByRole('button', { name: 'Activate sample-kyc' }).click();
     await page.getByRole('button', { name: 'Deactivate sample-kyc' }).waitFor();
     expect((await intake()).status).toBe(201);
+
+    // A new Flow from a Template definition: a taken slug is refused inline, a new one is v1.
+    await page.getByLabel('Slug').fill('sample-kyc');
+    await page.getByRole('button', { name: 'Activate as Flow' }).click();
+    await page.getByRole('alert').waitFor();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('already exists');
+    await page.getByLabel('Slug').fill('kyc-basic');
+    await page.getByLabel('Name', { exact: true }).fill('Basic KYC');
+    await page.getByRole('button', { name: 'Activate as Flow' }).click();
+    await page.waitForURL(/published=kyc-basic&v=1$/);
+    await page.getByRole('heading', { name: /Basic KYC/ }).waitFor();
+    bad['12-flows-new'] = await axe(page, '12-flows-new');
+    expect((await call('POST', '/v1/flows/kyc-basic/intake', { key, json: { payload: { full_name: 'Ana Prueba', date_of_birth: '1990-03-15' }, verifiee: { email: 'a@example.com' } } })).body.flow_version_ref).toBe(1);
+    expect((await sql<{ n: number }>('select count(*)::int as n from templates where project_id = $1', [projectId]))[0]!.n).toBe(3); // sample, v2, kyc-basic: the refused one wrote nothing
     await context.close();
     expect(Object.fromEntries(Object.entries(bad).filter(([, v]) => v.length))).toEqual({});
   }, 300_000);

@@ -160,4 +160,21 @@ describe('customer disposition', () => {
     expect((await sql('select status from verifications where id = $1', [id]))[0]).toEqual({ status: 'erased' });
     expect((await page(compliance, capture)).status).toBe(404);
   }, 240_000);
+
+  it('the Flows page: flows:manage for owner, admin and developer; compliance 403; outsiders 404', async () => {
+    const form = (w: Who, p: string, fields: Record<string, string> = {}) => w.browser.fetch(`${apiUrl()}${p}`, { form: { _csrf: w.csrf, ...fields } });
+    const flows = `/dashboard/projects/${projectA}/flows`;
+    expect((await compliance.browser.fetch(`${apiUrl()}${flows}`)).status).toBe(200);
+    expect((await outsider.browser.fetch(`${apiUrl()}${flows}`)).status).toBe(404);
+    expect((await form(compliance, `${flows}/sample-kyc/deactivate`)).status).toBe(403);
+    expect((await form(outsider, `${flows}/sample-kyc/deactivate`)).status).toBe(404);
+    expect((await form(compliance, `${flows}/sample-kyc/versions`, { definition: '{}' })).status).toBe(403);
+    expect((await sql("select active from flows where project_id = $1 and slug = 'sample-kyc'", [projectA]))[0]).toEqual({ active: true });
+    expect((await form(developer, `${flows}/sample-kyc/deactivate`)).status).toBe(303);
+    expect((await sql("select active from flows where project_id = $1 and slug = 'sample-kyc'", [projectA]))[0]).toEqual({ active: false });
+    expect((await form(developer, `${flows}/sample-kyc/activate`)).status).toBe(303);
+    const bad = await form(developer, `${flows}/sample-kyc/versions`, { definition: '{"pieces": 3' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('not valid JSON');
+  }, 120_000);
 });
