@@ -12,6 +12,7 @@ import { scrubUrl } from '../platform/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
 import { registerAbuseLimits } from './plugins/abuse-limits.js';
+import { registerNulGuard } from './plugins/nul-guard.js';
 import { frameworkErrors, problemContentTypes, registerProblemHandlers } from './plugins/problem.js';
 import { docsPageCsp, registerSecurityHeaders } from './plugins/security-headers.js';
 import { accountRoutes } from './routes/account.js';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerProblemHandlers(app);
+  registerNulGuard(app);
   await registerSecurityHeaders(app, deps.config);
   await registerAbuseLimits(app, deps);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, createVerification, signup, stack, tokenOf } from '../helpers.js';
+import { api, createVerification, signup, sql, stack, tokenOf } from '../helpers.js';
 
 /** Regressions for what `npm run fuzz` (schemathesis) found; each was a 500 or an undocumented answer. */
 describe('fuzz findings stay fixed', () => {
@@ -16,6 +16,26 @@ describe('fuzz findings stay fixed', () => {
     });
     expect(truncated.status).toBe(400);
     expect(truncated.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('a NUL character anywhere in a request is a 400 problem naming the field and writes nothing (PostgreSQL cannot store it; signup was a 500)', async () => {
+    const name = `nul\u0000probe-${Date.now()}`;
+    const r = await api('POST', '/v1/signup', { json: { name } });
+    expect(r.status).toBe(400);
+    expect(r.headers.get('content-type')).toContain('application/problem+json');
+    expect(r.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'name', code: 'nul_character' }] });
+    expect(await sql('select id from projects where name like $1', [`nul%probe-%`])).toEqual([]);
+
+    const { key } = await signup('fuzz findings');
+    const before = await sql<{ n: string }>('select count(*)::text as n from verifications');
+    const created = await api('POST', '/v1/verifications', { key, json: { type: 'kyc', accepted_documents: [{ country: 'MOZ', types: ['national_id'] }], claimed: { given_names: 'ANA\u0000' } } });
+    expect(created.status).toBe(400);
+    expect(created.body.errors[0]).toMatchObject({ field: 'claimed.given_names', code: 'nul_character' });
+    expect(await sql<{ n: string }>('select count(*)::text as n from verifications')).toEqual(before);
+
+    const listed = await api('GET', '/v1/verifications?reference=a%00b', { key });
+    expect(listed.status).toBe(400);
+    expect(listed.body.errors[0]).toMatchObject({ field: 'reference', code: 'nul_character' });
   });
 
   it('an over-long path parameter is a 400 problem naming it (was a plain-JSON 414), and beyond the router limit still a problem', async () => {
