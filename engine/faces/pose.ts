@@ -38,31 +38,7 @@ function solve3(A: number[][], b: number[]): number[] {
  * neutral pose; not an absolute pose estimate.
  */
 export function estimatePose(landmarks: Point[]): HeadPose {
-  const n = MODEL_POINTS.length;
-  const P = MODEL_POINTS.map(([, p]) => p);
-  const Q = MODEL_POINTS.map(([i]) => [landmarks[i]![0], -landmarks[i]![1]]); // image y down → model y up
-  const mp = [0, 1, 2].map((k) => P.reduce((s, p) => s + p[k]!, 0) / n);
-  const mq = [0, 1].map((k) => Q.reduce((s, q) => s + q[k]!, 0) / n);
-  const Pc = P.map((p) => p.map((v, k) => v - mp[k]!));
-  const Qc = Q.map((q) => q.map((v, k) => v - mq[k]!));
-  const PtP = [0, 1, 2].map((i) => [0, 1, 2].map((j) => Pc.reduce((s, p) => s + p[i]! * p[j]!, 0)));
-  const rows = [0, 1].map((r) => solve3(PtP, [0, 1, 2].map((i) => Pc.reduce((s, p, k) => s + p[i]! * Qc[k]![r]!, 0))));
-  const norm = (v: number[]) => {
-    const l = Math.hypot(...v);
-    return v.map((x) => x / l);
-  };
-  const r1 = norm(rows[0]!);
-  let r2 = rows[1]!;
-  const dot = r1.reduce((s, v, i) => s + v * r2[i]!, 0);
-  r2 = norm(r2.map((v, i) => v - dot * r1[i]!));
-  const r3 = [r1[1]! * r2[2]! - r1[2]! * r2[1]!, r1[2]! * r2[0]! - r1[0]! * r2[2]!, r1[0]! * r2[1]! - r1[1]! * r2[0]!];
-  const deg = 180 / Math.PI;
-  // r3 is the model's z axis (out of the face) seen in camera coordinates.
-  return {
-    yaw: Math.atan2(r1[2]!, r3[2]!) * deg,
-    pitch: Math.atan2(r2[2]!, r3[2]!) * deg,
-    roll: Math.atan2(r1[1]!, r1[0]!) * deg,
-  };
+  return weakPerspective(MODEL_POINTS.map(([, p]) => p), MODEL_POINTS.map(([i]) => landmarks[i]!));
 }
 
 /**
@@ -109,6 +85,7 @@ function weakPerspective(model: Array<[number, number, number]>, image: Point[])
   r2 = norm(r2.map((v, i) => v - dot * r1[i]!));
   const r3 = [r1[1]! * r2[2]! - r1[2]! * r2[1]!, r1[2]! * r2[0]! - r1[0]! * r2[2]!, r1[0]! * r2[1]! - r1[1]! * r2[0]!];
   const deg = 180 / Math.PI;
+  // r3 is the model's z axis (out of the face) seen in camera coordinates.
   return { yaw: Math.atan2(r1[2]!, r3[2]!) * deg, pitch: Math.atan2(r2[2]!, r3[2]!) * deg, roll: Math.atan2(r1[1]!, r1[0]!) * deg };
 }
 
