@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { axeViolations, isSerious, launchChromium, type AxeViolation } from '../browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhook-verify.js';
 import { uniqueEmail } from '../dashboard-helpers.js';
@@ -15,29 +15,20 @@ import { api as call, createVerification, sampleJpeg, sql, stack, submit, tokenO
  * a developer, the signed `verification.reviewed` webhook, erasure with its receipt. axe-core on
  * every page: no serious or critical violation. Screenshots in CASES_SHOTS.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.CASES_SHOTS ?? path.resolve('.data', 'screenshots', 'cases');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
 });
 
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
 const bad: Record<string, AxeViolation[]> = {};
 async function visit(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, { iframes: false, resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const serious = (await axeViolations(page, path.join(SHOTS, `${name}.png`))).filter(isSerious);
   if (serious.length) bad[name] = serious;
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { axeViolations, isSerious, launchChromium, type AxeViolation } from '../browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../dashboard-helpers.js';
 import { createVerification, sampleJpeg, stack, submit, tokenOf, upload, waitFor, webhookReceiver } from '../helpers.js';
@@ -11,33 +11,25 @@ import { createVerification, sampleJpeg, stack, submit, tokenOf, upload, waitFor
  * provider (the Google stand-in). axe-core runs on each page: no serious or critical violation.
  * Screenshots go to DASHBOARD_SHOTS (default .data/screenshots/dashboard).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.DASHBOARD_SHOTS ?? path.resolve('.data', 'screenshots', 'dashboard');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
 });
 
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
 const report: Record<string, string[]> = {};
 
 /** axe-core in the page; returns the serious and critical violations, and saves a screenshot. */
 async function check(page: Page, name: string): Promise<AxeViolation[]> {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, { iframes: false, resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
+  const violations = await axeViolations(page, path.join(SHOTS, `${name}.png`));
   report[name] = violations.map((v) => `${v.impact} ${v.id}`);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return violations.filter(isSerious);
 }
 
 describe('dashboard in a real browser', () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { axeViolations, isSerious, launchChromium } from '../browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../dashboard-helpers.js';
 import { api as call, sql, stack } from '../helpers.js';
@@ -12,26 +12,18 @@ import { api as call, sql, stack } from '../helpers.js';
  * a readable diff, a Case started under v1 keeps v1 while new intake runs v2, deactivate → intake
  * 404. axe-core: no serious or critical violation.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.CASES_SHOTS ?? path.resolve('.data', 'screenshots', 'cases');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let browser: Browser;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
 });
 
 async function axe(page: Page, name: string): Promise<string[]> {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  await page.addScriptTag({ path: AXE });
-  const v = await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: { id: string; impact: string | null }[] }> } }).axe.run(document, { iframes: false, resultTypes: ['violations'] });
-    return r.violations.map((x) => `${x.impact} ${x.id}`);
-  });
-  return v.filter((x) => x.startsWith('serious') || x.startsWith('critical'));
+  return (await axeViolations(page, path.join(SHOTS, `${name}.png`))).filter(isSerious).map((x) => `${x.impact} ${x.id}`);
 }
 
 describe('Flows page in a real browser', () => {
