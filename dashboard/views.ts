@@ -24,7 +24,7 @@ export const allowed = (c: PageContext, p: Permission): boolean => Boolean(c.rol
 const csrfField = (c: PageContext) => html`<input type="hidden" name="_csrf" value="${c.csrf ?? ''}">`;
 const fmt = (iso: string | null | undefined, c: PageContext) => (iso ? new Date(iso).toLocaleString(c.locale === 'en' ? 'en-GB' : c.locale === 'es' ? 'es-MX' : 'pt-PT', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : c.t.never);
 
-export function layout(c: PageContext, title: string, body: Raw, opts: { nav?: 'keys' | 'webhook' | 'branding' | 'team' | 'audit' | 'orgs' | 'verifications' | 'review' | 'flows' } = {}): string {
+export function layout(c: PageContext, title: string, body: Raw, opts: { nav?: 'keys' | 'webhook' | 'branding' | 'team' | 'audit' | 'orgs' | 'verifications' | 'review' | 'flows' | 'build' } = {}): string {
   const t = c.t;
   const link = (key: NonNullable<typeof opts.nav>, href: string, label: string) =>
     html`<li><a href="${href}"${opts.nav === key ? html` aria-current="page"` : ''}>${label}</a></li>`;
@@ -51,7 +51,7 @@ export function layout(c: PageContext, title: string, body: Raw, opts: { nav?: '
 ${c.user && c.org ? html`<nav class="side" aria-label="${t.nav}"><ul>
   ${link('orgs', '/dashboard/orgs', t.switcher)}
   ${p && allowed(c, 'cases:read') ? html`${link('verifications', `/dashboard/projects/${p.id}/verifications`, CASE_STRINGS[c.locale].verifications)}${link('review', `/dashboard/projects/${p.id}/review`, CASE_STRINGS[c.locale].reviewQueue)}` : ''}
-  ${p ? link('flows', `/dashboard/projects/${p.id}/flows`, CASE_STRINGS[c.locale].flows) : ''}
+  ${p ? html`${link('build', `/dashboard/projects/${p.id}/build`, CASE_STRINGS[c.locale].build)}${link('flows', `/dashboard/projects/${p.id}/flows`, CASE_STRINGS[c.locale].flows)}` : ''}
   ${p ? html`${link('keys', `/dashboard/projects/${p.id}/keys`, t.keys)}${link('webhook', `/dashboard/projects/${p.id}/webhook`, t.webhook)}${link('branding', `/dashboard/projects/${p.id}/branding`, t.branding)}` : ''}
   ${link('team', '/dashboard/team', t.team)}
   ${allowed(c, 'audit:read') ? link('audit', '/dashboard/audit', t.audit) : ''}

@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   dashboardSession: 'dss',
   auditEvent: 'aud',
   disposition: 'dsp',
+  templateDraft: 'tpd',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

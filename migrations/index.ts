@@ -7,6 +7,7 @@ import { Migration20261124182934_rate_limits } from './Migration20261124182934_r
 import { Migration20261124190000_case_result_shape } from './Migration20261124190000_case_result_shape.js';
 import { Migration20261124192930_case_dispositions } from './Migration20261124192930_case_dispositions.js';
 import { Migration20261124194500_worker_status } from './Migration20261124194500_worker_status.js';
+import { Migration20261124220649_template_drafts } from './Migration20261124220649_template_drafts.js';
 
 /** Every committed migration, in order. `scripts/make-migration.ts` writes new ones; add them here. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124190000_case_result_shape', class: Migration20261124190000_case_result_shape },
   { name: 'Migration20261124192930_case_dispositions', class: Migration20261124192930_case_dispositions },
   { name: 'Migration20261124194500_worker_status', class: Migration20261124194500_worker_status },
+  { name: 'Migration20261124220649_template_drafts', class: Migration20261124220649_template_drafts },
 ];

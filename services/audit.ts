@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'member.role_changed', 'member.removed', 'member.owner_granted',
   'invitation.created', 'invitation.revoked', 'invitation.accepted',
   'case.disposition_recorded', 'case.erased',
+  'template_draft.saved', 'template_draft.deleted', 'flow.activated', 'flow.version_published',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

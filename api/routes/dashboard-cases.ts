@@ -16,6 +16,7 @@ import { audit } from '../../services/audit.js';
 import { captureImage, caseDetail, listProjectCases, projectFlows, queueNeighbours, reviewQueue } from '../../services/case-review.js';
 import { recordDisposition } from '../../services/dispositions.js';
 import { eraseCase } from '../../services/erase-verification.js';
+import { dashboardBuildRoutes } from './dashboard-build.js';
 import { dashboardFlowRoutes } from './dashboard-flows.js';
 
 type Ctx = PageContext & { userId: string; principal: MemberPrincipal | null; projectRow: IProject | null };
@@ -50,7 +51,7 @@ export function dashboardCaseRoutes(app: FastifyInstance, h: DashboardHelpers): 
     return `${t.uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(t.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
   };
 
-  for (const [file, type] of [['cases.js', 'text/javascript'], ['cases.css', 'text/css']] as const) {
+  for (const [file, type] of [['cases.js', 'text/javascript'], ['cases.css', 'text/css'], ['build.css', 'text/css']] as const) {
     app.get(`/dashboard/assets/${file}`, { schema: { hide: true } }, async (_req, reply) =>
       reply.type(type).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(await readFile(path.join(REPO_ROOT, 'dashboard', file))));
   }
@@ -129,6 +130,7 @@ export function dashboardCaseRoutes(app: FastifyInstance, h: DashboardHelpers): 
   });
 
   dashboardFlowRoutes(app, h);
+  dashboardBuildRoutes(app, h);
 
   app.get('/dashboard/projects/:project_id/review', { schema: { hide: true } }, async (req, reply) => {
     const c = await h.context(req, reply, { projectId: pid(req), permission: 'cases:read' });

@@ -19,20 +19,8 @@ import { acceptFormBodies } from '../plugins/form-body.js';
 import { assertCsrf, currentSession, parseCookies, setCookie } from '../plugins/session.js';
 import { safeReturnTo } from './auth.js';
 import { dashboardCaseRoutes } from './dashboard-cases.js';
+import { PAGE_HEADERS, PREVIEW_HEADERS } from './dashboard-headers.js';
 
-const PAGE_HEADERS = {
-  'cache-control': 'no-store',
-  'referrer-policy': 'same-origin',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'self'; img-src 'self' data: https:; style-src 'self'; script-src 'self'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-};
-// The branding preview is framed by the branding page only, and runs no script.
-const PREVIEW_HEADERS = {
-  ...PAGE_HEADERS,
-  'x-frame-options': 'SAMEORIGIN',
-  'content-security-policy': "default-src 'none'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
-};
 const ASSETS: Record<string, string> = { 'dashboard.css': 'text/css', 'dashboard.js': 'text/javascript' };
 
 class SignInRequired extends Error {}
