@@ -68,7 +68,7 @@ const STR: Record<Locale, BuildStrings> = { en, es, pt };
 const LABELS: Record<Locale, { labels: Record<string, string>; hints: Record<string, string>; options: Record<string, string>; rows: Record<string, string>; titles: Record<string, string>; descriptions: Record<string, string> }> = {
   en: {
     labels: { accepted_documents: 'Accepted documents', country: 'Country', types: 'Document types', step_count: 'Number of movements', steps: 'Movements to draw from', mode: 'Comparison mode', rules: 'Rules', collected: 'Field read from the document', claimed_key: 'Key in the claimed record', operator: 'Operator', fields: 'Intake keys', key: 'Key', type: 'Type', required: 'Required at intake', prefill: 'Pre-fills' },
-    hints: { country: 'ISO 3166-1 code, e.g. MZ or MOZ. Wildcards are refused.', steps: 'None ticked: every movement.', key: 'Lowercase letters, digits and _, starting with a letter.', claimed_key: 'A key of the intake payload or of `claimed`.', when_rules: 'Rules (for the rules mode):', accepted_documents: 'One row per country; blank rows are ignored.', fields: 'The payload keys the Flow accepts; blank rows are ignored.' },
+    hints: { collected: '', country: 'ISO 3166-1 code, e.g. MZ or MOZ. Wildcards are refused.', steps: 'None ticked: every movement.', key: 'Lowercase letters, digits and _, starting with a letter.', claimed_key: 'A key of the intake payload or of `claimed`.', when_rules: 'Rules (for the rules mode):', accepted_documents: 'One row per country; blank rows are ignored.', fields: 'The payload keys the Flow accepts; blank rows are ignored.' },
     options: { passport: 'Passport', national_id: 'National ID card', driving_licence: 'Driving licence', residence_permit: 'Residence permit', turn_left: 'Turn left', turn_right: 'Turn right', nod: 'Nod', blink: 'Blink', simple_match: 'Simple match', rules: 'Rules', equals: 'equals', contains: 'contains', full_name: 'Full name', given_names: 'Given names', surnames: 'Surnames', date_of_birth: 'Date of birth', document_number: 'Document number', string: 'Text', date: 'Date', email: 'Email', number: 'Number', boolean: 'Yes/no' },
     rows: { accepted_documents: 'Document', rules: 'Rule', fields: 'Key' },
     titles: { document_capture: 'Document capture', selfie_liveness: 'Selfie liveness', record_match: 'Record match', intake_shape: 'Intake shape' },
@@ -190,7 +190,7 @@ ${drafts.map((r) => html`<tr><td><a href="${base}/drafts/${r.id}">${r.name}</a><
 ${composer(c, registry, `${base}/drafts`, st, { submit: t.saveDraft, manage })}</section>`, { nav: 'build' });
 }
 
-function activation(c: PageContext, draft: DraftView, flows: { slug: string; name: string; currentVersion: number }[], o: { error?: { form: 'activate' | 'publish'; message: string; field?: string }; slug?: string; flowName?: string }): Raw {
+function activation(c: PageContext, draft: DraftView, flows: { slug: string; name: string; currentVersion: number }[], o: { error?: { form: 'activate' | 'publish'; message: string; field?: string; fieldMessage?: string }; slug?: string; flowName?: string }): Raw {
   const t = STR[c.locale];
   const base = `/dashboard/projects/${c.project!.id}/build/drafts/${draft.id}`;
   const err = (form: 'activate' | 'publish') => (o.error?.form === form ? o.error : undefined);
@@ -200,7 +200,7 @@ function activation(c: PageContext, draft: DraftView, flows: { slug: string; nam
 ${a ? html`<div class="notice error" role="alert"><p>${a.message}</p></div>` : ''}
 <form method="post" action="${base}/activate" class="stack" novalidate>${csrfField(c)}
 <label for="act-slug">${t.slug} <span class="req">${t.required}</span></label><input id="act-slug" name="slug" maxlength="64" pattern="[a-z0-9][a-z0-9-]{1,62}[a-z0-9]" value="${o.slug ?? ''}" aria-describedby="act-slug-hint${a?.field === 'slug' ? ' act-slug-err' : ''}"${a?.field === 'slug' ? html` aria-invalid="true"` : ''} autocomplete="off" spellcheck="false">
-<span class="hint" id="act-slug-hint">${t.slugHint}</span>${a?.field === 'slug' ? html`<p class="field-error" id="act-slug-err">${a.message}</p>` : ''}
+<span class="hint" id="act-slug-hint">${t.slugHint}</span>${a?.field === 'slug' ? html`<p class="field-error" id="act-slug-err">${a.fieldMessage ?? a.message}</p>` : ''}
 <label for="act-name">${t.flowName}</label><input id="act-name" name="name" maxlength="200" value="${o.flowName ?? draft.name}">
 <div><button type="submit">${t.activateButton}</button></div></form></section>
 ${flows.length ? html`<section class="panel" aria-labelledby="pub-h"><h2 id="pub-h">${t.publish}</h2><p>${t.publishIntro}</p>
@@ -210,7 +210,7 @@ ${pb ? html`<div class="notice error" role="alert"><p>${pb.message}</p></div>` :
 <button type="submit">${t.publishButton}</button></form></section>` : ''}`;
 }
 
-export function draftPage(c: PageContext, registry: RegistryPiece[], draft: DraftView, st: ComposerState, flows: { slug: string; name: string; currentVersion: number }[], o: { saved?: boolean; error?: { form: 'activate' | 'publish'; message: string; field?: string }; slug?: string; flowName?: string } = {}): string {
+export function draftPage(c: PageContext, registry: RegistryPiece[], draft: DraftView, st: ComposerState, flows: { slug: string; name: string; currentVersion: number }[], o: { saved?: boolean; error?: { form: 'activate' | 'publish'; message: string; field?: string; fieldMessage?: string }; slug?: string; flowName?: string } = {}): string {
   const t = STR[c.locale];
   const p = c.project!;
   const manage = allowed(c, 'flows:manage');

@@ -17,7 +17,7 @@ export const PERMISSIONS = {
   'cases:review': 'Record a customer disposition on a Case',
   'cases:read_pii': 'See Case evidence with PII: capture images, fields read, record-match values, reviewers\' notes',
   'cases:erase': 'Erase a Case from the dashboard',
-  'flows:manage': 'Publish Flow versions, activate and deactivate Flows',
+  'flows:manage': 'Compose, save and delete Template drafts (Build), activate a Template as a Flow, publish Flow versions, activate and deactivate Flows',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 

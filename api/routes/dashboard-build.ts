@@ -98,7 +98,7 @@ export function dashboardBuildRoutes(app: FastifyInstance, h: DashboardHelpers):
 
   const activationError = async (req: FastifyRequest, reply: FastifyReply, c: PageContext, form: 'activate' | 'publish', e: AppError) => {
     const b = body(req);
-    return h.send(reply, e.status, await draftView(req, c, undefined, { error: { form, message: e.errors[0]?.message ?? e.message, field: e.errors[0]?.field }, slug: b.slug, flowName: b.name }));
+    return h.send(reply, e.status, await draftView(req, c, undefined, { error: { form, message: e.message, field: e.errors[0]?.field, fieldMessage: e.errors[0]?.message }, slug: b.slug, flowName: b.name }));
   };
 
   app.post('/dashboard/projects/:project_id/build/drafts/:id/activate', { schema: { hide: true } }, async (req, reply) => {
