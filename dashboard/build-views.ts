@@ -198,14 +198,14 @@ function activation(c: PageContext, draft: DraftView, flows: { slug: string; nam
   const pb = err('publish');
   return html`<section class="panel" aria-labelledby="act-h"><h2 id="act-h">${t.activate}</h2><p>${t.activateIntro}</p>
 ${a ? html`<div class="notice error" role="alert"><p>${a.message}</p></div>` : ''}
-<form method="post" action="${base}/activate" class="stack" novalidate>${csrfField(c)}
+<form method="post" action="${base}/activate#act-h" class="stack" novalidate>${csrfField(c)}
 <label for="act-slug">${t.slug} <span class="req">${t.required}</span></label><input id="act-slug" name="slug" maxlength="64" pattern="[a-z0-9][a-z0-9-]{1,62}[a-z0-9]" value="${o.slug ?? ''}" aria-describedby="act-slug-hint${a?.field === 'slug' ? ' act-slug-err' : ''}"${a?.field === 'slug' ? html` aria-invalid="true"` : ''} autocomplete="off" spellcheck="false">
 <span class="hint" id="act-slug-hint">${t.slugHint}</span>${a?.field === 'slug' ? html`<p class="field-error" id="act-slug-err">${a.fieldMessage ?? a.message}</p>` : ''}
 <label for="act-name">${t.flowName}</label><input id="act-name" name="name" maxlength="200" value="${o.flowName ?? draft.name}">
 <div><button type="submit">${t.activateButton}</button></div></form></section>
 ${flows.length ? html`<section class="panel" aria-labelledby="pub-h"><h2 id="pub-h">${t.publish}</h2><p>${t.publishIntro}</p>
 ${pb ? html`<div class="notice error" role="alert"><p>${pb.message}</p></div>` : ''}
-<form method="post" action="${base}/publish" class="inline">${csrfField(c)}<label for="pub-flow">${t.flow}</label>
+<form method="post" action="${base}/publish#pub-h" class="inline">${csrfField(c)}<label for="pub-flow">${t.flow}</label>
 <select id="pub-flow" name="flow">${flows.map((f) => html`<option value="${f.slug}">${f.name} (${f.slug}, v${f.currentVersion} → v${f.currentVersion + 1})</option>`)}</select>
 <button type="submit">${t.publishButton}</button></form></section>` : ''}`;
 }

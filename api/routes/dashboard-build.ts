@@ -17,7 +17,9 @@ import { PREVIEW_HEADERS } from './dashboard-headers.js';
 export function dashboardBuildRoutes(app: FastifyInstance, h: DashboardHelpers): void {
   const pid = (req: FastifyRequest) => (req.params as { project_id: string }).project_id;
   const did = (req: FastifyRequest) => (req.params as { id: string }).id;
-  const body = (req: FastifyRequest) => (req.body ?? {}) as Record<string, string>;
+  // Form posts carry strings only; anything else (a JSON body, say) is dropped rather than trusted.
+  const body = (req: FastifyRequest): Record<string, string> =>
+    Object.fromEntries(Object.entries(typeof req.body === 'object' && req.body !== null ? req.body : {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const registry = () => primitivesRegistry().primitives as build.RegistryPiece[];
   const base = (projectId: string) => `/dashboard/projects/${projectId}/build`;
   const flowChoices = async (req: FastifyRequest, projectId: string) => (await flowsWithVersions(req.em, projectId)).map((f) => ({ slug: f.slug, name: f.name, currentVersion: f.currentVersion }));
