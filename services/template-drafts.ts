@@ -33,7 +33,14 @@ function fieldOf(raw: unknown, path: PropertyKey[]): string {
  */
 export function checkDefinition(raw: unknown): { ok: true; definition: TTemplateDefinition } | { ok: false; errors: FieldError[] } {
   const parsed = ZTemplateDefinition.safeParse(raw);
-  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map((i) => ({ field: fieldOf(raw, i.path), code: i.code, message: i.message })) };
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((i) => (i.code === 'invalid_type' && /received undefined$/.test(i.message)
+        ? { field: fieldOf(raw, i.path), code: 'required', message: 'Required.' }
+        : { field: fieldOf(raw, i.path), code: i.code, message: i.message })),
+    };
+  }
   const capture = pieceOf(parsed.data, 'document_capture');
   if (capture) {
     try {
