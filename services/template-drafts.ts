@@ -102,7 +102,7 @@ const SLUG = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;
  * `/v1/flows/{slug}/intake`). A bad or taken slug is refused before anything is written. The
  * draft stays, so it can be edited on and published again.
  */
-export async function activateDraft(em: EntityManager, principal: MemberPrincipal, projectId: string, id: string, slug: string, name: string): Promise<{ slug: string; version: number }> {
+export async function activateDraft(em: EntityManager, principal: MemberPrincipal, projectId: string, id: string, slug: string, name: string): Promise<{ flowId: string; slug: string; version: number }> {
   const d = await getDraft(em, projectId, id);
   if (!SLUG.test(slug)) throw new AppError('validation_failed', 'Slugs are 3–64 lowercase letters, digits and dashes.', [{ field: 'slug', code: 'invalid_slug', message: 'Use 3–64 lowercase letters, digits and dashes.' }]);
   if (await em.findOne(Flow, { projectId, slug })) throw new AppError('conflict', `A Flow with slug "${slug}" already exists in this project.`, [{ field: 'slug', code: 'slug_taken', message: 'This slug is taken in this project.' }]);
@@ -112,11 +112,11 @@ export async function activateDraft(em: EntityManager, principal: MemberPrincipa
   const { flow, version } = await activateTemplate(em, projectId, template.id, slug, label);
   await audit(em, principal, 'flow.activated', { projectId, targetId: flow.id, meta: { slug, version: version.version, draft_id: d.id } });
   await em.flush();
-  return { slug: flow.slug, version: version.version };
+  return { flowId: flow.id, slug: flow.slug, version: version.version };
 }
 
 /** Publishes a draft as version n+1 of an existing Flow of the project; running Cases keep their version. */
-export async function publishDraft(em: EntityManager, principal: MemberPrincipal, projectId: string, id: string, flowSlug: string): Promise<{ slug: string; version: number }> {
+export async function publishDraft(em: EntityManager, principal: MemberPrincipal, projectId: string, id: string, flowSlug: string): Promise<{ flowId: string; slug: string; version: number }> {
   const d = await getDraft(em, projectId, id);
   const flow = await em.findOne(Flow, { projectId, slug: flowSlug });
   if (!flow) throw new AppError('validation_failed', 'Choose one of this project\'s Flows.', [{ field: 'flow', code: 'unknown_flow', message: 'No such Flow in this project.' }]);
@@ -124,5 +124,5 @@ export async function publishDraft(em: EntityManager, principal: MemberPrincipal
   const v = await publishFlowVersion(em, projectId, flow.slug, template.id);
   await audit(em, principal, 'flow.version_published', { projectId, targetId: flow.id, meta: { slug: flow.slug, version: v.version, draft_id: d.id } });
   await em.flush();
-  return { slug: flow.slug, version: v.version };
+  return { flowId: flow.id, slug: flow.slug, version: v.version };
 }

@@ -22,6 +22,8 @@ export function dashboardBuildRoutes(app: FastifyInstance, h: DashboardHelpers):
     Object.fromEntries(Object.entries(typeof req.body === 'object' && req.body !== null ? req.body : {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const registry = () => primitivesRegistry().primitives as build.RegistryPiece[];
   const base = (projectId: string) => `/dashboard/projects/${projectId}/build`;
+  // Straight to the Flow's section (an explicit fragment, so the form's own does not carry over).
+  const flowsPage = (projectId: string, r: { flowId: string; slug: string; version: number }) => `/dashboard/projects/${projectId}/flows?published=${encodeURIComponent(r.slug)}&v=${r.version}#fl-${r.flowId}`;
   const flowChoices = async (req: FastifyRequest, projectId: string) => (await flowsWithVersions(req.em, projectId)).map((f) => ({ slug: f.slug, name: f.name, currentVersion: f.currentVersion }));
   const fresh = (reg: build.RegistryPiece[]): build.ComposerState => ({ name: '', value: build.compositionOf(reg), errors: [], blanks: {} });
   const stored = (reg: build.RegistryPiece[], d: build.DraftView): build.ComposerState => ({ name: d.name, value: build.compositionOf(reg, d.definition), errors: [], blanks: {} });
@@ -108,7 +110,7 @@ export function dashboardBuildRoutes(app: FastifyInstance, h: DashboardHelpers):
     const b = body(req);
     try {
       const r = await activateDraft(req.em, c.principal!, c.project!.id, did(req), (b.slug ?? '').trim(), b.name ?? '');
-      return reply.redirect(`/dashboard/projects/${c.project!.id}/flows?published=${encodeURIComponent(r.slug)}&v=${r.version}`, 303);
+      return reply.redirect(flowsPage(c.project!.id, r), 303);
     } catch (err) {
       return activationError(req, reply, c, 'activate', refusal(err));
     }
@@ -118,7 +120,7 @@ export function dashboardBuildRoutes(app: FastifyInstance, h: DashboardHelpers):
     const c = await h.context(req, reply, { projectId: pid(req), permission: 'flows:manage' });
     try {
       const r = await publishDraft(req.em, c.principal!, c.project!.id, did(req), (body(req).flow ?? '').trim());
-      return reply.redirect(`/dashboard/projects/${c.project!.id}/flows?published=${encodeURIComponent(r.slug)}&v=${r.version}`, 303);
+      return reply.redirect(flowsPage(c.project!.id, r), 303);
     } catch (err) {
       return activationError(req, reply, c, 'publish', refusal(err));
     }

@@ -141,7 +141,7 @@ describe('Build page in a real browser', () => {
     expect((await sql<{ n: number }>('select count(*)::int as n from templates where project_id = $1', [projectId]))[0]!.n).toBe(templatesBefore);
     await page.getByLabel('Slug').fill('mz-passport');
     await page.getByRole('button', { name: 'Activate as Flow' }).click();
-    await page.waitForURL(/\/flows\?published=mz-passport&v=1$/);
+    await page.waitForURL(/\/flows\?published=mz-passport&v=1#fl-flw_[0-9A-Z]{26}$/);
     await page.getByRole('heading', { name: /Mozambique passport/ }).waitFor();
     bad['18-build-activated-flow'] = await axe(page, '18-build-activated-flow');
 
@@ -153,6 +153,23 @@ describe('Build page in a real browser', () => {
     expect(run.status).toBe(201);
     expect(run.body).toMatchObject({ flow_slug: 'mz-passport', flow_version_ref: 1, status: 'collecting' });
     expect((await sql('select accepted_documents from verifications where id = $1', [run.body.id]))[0]).toEqual({ accepted_documents: [{ country: 'MOZ', types: ['passport', 'national_id'] }] });
+
+    // A compliance member sees the draft read-only (the composer disabled, no activation).
+    const complianceEmail = uniqueEmail('build-compliance');
+    expect((await context.request.post(`${api}/v1/team/invitations`, { data: { email: complianceEmail, role: 'compliance' }, headers: { 'x-csrf-token': csrf } })).status()).toBe(201);
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'en-GB' });
+    const look = await other.newPage();
+    await look.goto(`${api}/dashboard/projects/${projectId}/build/drafts/${draftId}`);
+    await look.getByRole('link', { name: 'Sign in with Google' }).click();
+    await look.locator('input[name=login]').fill(complianceEmail);
+    await look.locator('input[name=password]').fill('any');
+    await look.locator('button[type=submit]').click();
+    await look.waitForURL(new RegExp(`/build/drafts/${draftId}$`));
+    await look.getByRole('note').filter({ hasText: 'flows:manage' }).waitFor();
+    await expect(look.locator('[name="document_capture.accepted_documents.0.country"]').isDisabled()).resolves.toBe(true);
+    await expect(look.getByRole('button', { name: 'Activate as Flow' }).count()).resolves.toBe(0);
+    bad['20-build-readonly'] = await axe(look, '20-build-readonly');
+    await other.close();
 
     // Spanish and Portuguese pages; then delete the draft.
     await page.goto(`${api}/dashboard/projects/${projectId}/build/drafts/${draftId}?lang=pt`);
