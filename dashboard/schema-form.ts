@@ -121,7 +121,8 @@ function variants(s: JsonSchema, path: string, value: unknown, t: FormText, st: 
   const id = fieldId(`${path}.${disc}`);
   st.rendered.add(id);
   const v = isObject(value) ? value : {};
-  const current = v[disc];
+  // Nothing chosen yet: the first variant, as a radio group always has one choice.
+  const current = v[disc] ?? s.oneOf![0]!.properties![disc]!.const;
   const e = errorsAt(st, `${path}.${disc}`, id);
   return html`<fieldset class="sf-group" id="${id}"${e.attrs}><legend>${t.label(disc)} <span class="req">${t.required}</span></legend>${t.hint(disc) ? html`<p class="hint">${t.hint(disc)}</p>` : ''}
 <div class="sf-options">${s.oneOf!.map((o) => {
