@@ -1,4 +1,6 @@
 import { html, type Raw } from '../hosted/html.js';
+import { LIVENESS_STEPS } from '../domain/liveness.js';
+import { livenessChallengeOf, type TTemplateDefinition } from '../domain/primitives.js';
 import type { Locale } from './i18n.js';
 import { blanksFrom, decodeSchemaForm, fieldId, schemaFields, type FormState, type FormText, type JsonSchema } from './schema-form.js';
 import { allowed, layout, type PageContext } from './views.js';
@@ -24,7 +26,7 @@ const en = {
   previewTitle: 'Preview', previewIntro: 'What the Template gives, read-only: the hosted page an applicant opens (rendered by the hosted page\'s own code with this project\'s branding) and what the integrator sends at intake.',
   applicantSteps: 'What the applicant does', stepDocument: 'Chooses one of these documents', stepPhotos: 'Photographs the document front, and the back if it has one', stepLiveness: 'Records a live selfie: the screen changes colour while they follow', stepLivenessSteps: 'movement(s), drawn from', stepSubmit: 'Submits; the checks run and the webhook reports the assessment',
   hostedPage: 'The hosted page (read-only preview)', intakeTitle: 'What the integrator sends', intakeHint: 'An example body for the intake link once the Template is active as a Flow:', recordMatch: 'Record match (advisory, never changes the assessment)',
-  noLiveness: 'No selfie liveness piece.', noRecordMatch: 'No record match piece.', simpleMatch: 'compares the names, date of birth and document number read with the claimed record',
+  noLiveness: 'No selfie liveness piece: the hosted page still records a live selfie, with the default challenge (3 movements of 4).', noRecordMatch: 'No record match piece.', simpleMatch: 'compares the names, date of birth and document number read with the claimed record',
   anyStep: 'every step', link: 'Intake link', templateOf: 'Template', activeAs: 'Activated', registry: 'Primitives registry (JSON)',
 };
 type BuildStrings = typeof en;
@@ -42,7 +44,7 @@ const es: BuildStrings = {
   previewTitle: 'Vista previa', previewIntro: 'Lo que da la plantilla, solo lectura: la página alojada que abre la persona solicitante (generada por el propio código de la página alojada con la marca de este proyecto) y lo que envía el integrador en la admisión.',
   applicantSteps: 'Lo que hace la persona solicitante', stepDocument: 'Elige uno de estos documentos', stepPhotos: 'Fotografía el frente del documento y el reverso si lo tiene', stepLiveness: 'Graba una selfie en vivo: la pantalla cambia de color mientras sigue', stepLivenessSteps: 'movimiento(s), tomados de', stepSubmit: 'Envía; se ejecutan las verificaciones y el webhook informa la evaluación',
   hostedPage: 'La página alojada (vista previa de solo lectura)', intakeTitle: 'Lo que envía el integrador', intakeHint: 'Un cuerpo de ejemplo para el enlace de admisión cuando la plantilla esté activa como flujo:', recordMatch: 'Coincidencia de registro (orientativa, nunca cambia la evaluación)',
-  noLiveness: 'Sin pieza de selfie con prueba de vida.', noRecordMatch: 'Sin pieza de coincidencia de registro.', simpleMatch: 'compara los nombres, la fecha de nacimiento y el número de documento leídos con el registro declarado',
+  noLiveness: 'Sin pieza de selfie con prueba de vida: la página alojada igualmente graba una selfie en vivo, con el reto por defecto (3 movimientos de 4).', noRecordMatch: 'Sin pieza de coincidencia de registro.', simpleMatch: 'compara los nombres, la fecha de nacimiento y el número de documento leídos con el registro declarado',
   anyStep: 'todos los pasos', link: 'Enlace de admisión', templateOf: 'Plantilla', activeAs: 'Activada', registry: 'Registro de primitivas (JSON)',
 };
 const pt: BuildStrings = {
@@ -59,7 +61,7 @@ const pt: BuildStrings = {
   previewTitle: 'Pré-visualização', previewIntro: 'O que o modelo gera, só de leitura: a página alojada que o requerente abre (gerada pelo próprio código da página alojada com a marca deste projeto) e o que o integrador envia na admissão.',
   applicantSteps: 'O que o requerente faz', stepDocument: 'Escolhe um destes documentos', stepPhotos: 'Fotografa a frente do documento e o verso, se tiver', stepLiveness: 'Grava uma selfie ao vivo: o ecrã muda de cor enquanto segue', stepLivenessSteps: 'movimento(s), escolhidos de', stepSubmit: 'Submete; as verificações correm e o webhook comunica a avaliação',
   hostedPage: 'A página alojada (pré-visualização só de leitura)', intakeTitle: 'O que o integrador envia', intakeHint: 'Um corpo de exemplo para a ligação de admissão quando o modelo estiver ativo como fluxo:', recordMatch: 'Correspondência de registo (indicativa, nunca altera a avaliação)',
-  noLiveness: 'Sem peça de selfie com prova de vida.', noRecordMatch: 'Sem peça de correspondência de registo.', simpleMatch: 'compara os nomes, a data de nascimento e o número do documento lidos com o registo declarado',
+  noLiveness: 'Sem peça de selfie com prova de vida: a página alojada grava na mesma uma selfie ao vivo, com o desafio por omissão (3 movimentos de 4).', noRecordMatch: 'Sem peça de correspondência de registo.', simpleMatch: 'compara os nomes, a data de nascimento e o número do documento lidos com o registo declarado',
   anyStep: 'todos os passos', link: 'Ligação de admissão', templateOf: 'Modelo', activeAs: 'Ativado', registry: 'Registo de primitivas (JSON)',
 };
 const STR: Record<Locale, BuildStrings> = { en, es, pt };
@@ -242,7 +244,8 @@ export function previewPage(c: PageContext, draft: DraftView, o: { baseUrl: stri
   const base = `/dashboard/projects/${p.id}/build`;
   const piece = <T>(type: string) => draft.definition.pieces.find((x) => x.type === type)?.settings as T | undefined;
   const capture = piece<{ accepted_documents: { country: string; types: string[] }[] }>('document_capture');
-  const live = piece<{ step_count?: number; steps?: string[] }>('selfie_liveness');
+  // The same reading of the piece as the hosted page's challenge (services/liveness-challenge.ts).
+  const live = livenessChallengeOf(draft.definition as TTemplateDefinition);
   const rm = piece<{ mode: string; rules?: { collected: string; claimed_key: string; operator: string }[] }>('record_match');
   const manage = allowed(c, 'flows:manage');
   return layout(c, `${t.previewTitle}: ${draft.name}`, html`<link rel="stylesheet" href="/dashboard/assets/cases.css"><link rel="stylesheet" href="/dashboard/assets/build.css">
@@ -253,7 +256,7 @@ export function previewPage(c: PageContext, draft: DraftView, o: { baseUrl: stri
 <section aria-labelledby="steps-h"><h2 id="steps-h">${t.applicantSteps}</h2><ol class="steps">
 <li>${t.stepDocument}: <ul>${(capture?.accepted_documents ?? []).map((a) => html`<li><strong>${a.country}</strong> — ${a.types.map(opt).join(', ')}</li>`)}</ul></li>
 <li>${t.stepPhotos}</li>
-${live ? html`<li>${t.stepLiveness} ${live.step_count ?? 3} ${t.stepLivenessSteps} ${live.steps?.length ? live.steps.map(opt).join(', ') : t.anyStep}</li>` : html`<li>${t.noLiveness}</li>`}
+${live ? html`<li>${t.stepLiveness} ${live.stepCount} ${t.stepLivenessSteps} ${live.steps.length === LIVENESS_STEPS.length ? t.anyStep : live.steps.map(opt).join(', ')}</li>` : html`<li>${t.noLiveness}</li>`}
 <li>${t.stepSubmit}</li></ol></section>
 <section aria-labelledby="rm-h"><h2 id="rm-h">${t.recordMatch}</h2>
 ${rm ? rm.mode === 'rules' ? html`<ul>${(rm.rules ?? []).map((r) => html`<li>${opt(r.collected)} <em>${opt(r.operator)}</em> <code>${r.claimed_key}</code></li>`)}</ul>` : html`<p>${opt('simple_match')}: ${t.simpleMatch}</p>` : html`<p>${t.noRecordMatch}</p>`}</section>

@@ -140,11 +140,13 @@ function randomInt(rand: () => number, minInclusive: number, maxInclusive: numbe
  * one backed by `crypto.getRandomValues`); a seeded one makes tests reproducible. In a workflow,
  * pass Temporal's deterministic `Math.random` only if the challenge is issued there.
  */
-export function issueChallenge(rand: () => number, now: Date, settings: TChallengeSettings = DEFAULT_CHALLENGE_SETTINGS): TLivenessChallenge {
+export function issueChallenge(rand: () => number, now: Date, settings: TChallengeSettings = DEFAULT_CHALLENGE_SETTINGS, allowed: readonly TLivenessStep[] = LIVENESS_STEPS): TLivenessChallenge {
   const s = ZChallengeSettings.parse(settings);
   const nonce = Array.from({ length: 32 }, () => randomInt(rand, 0, 15).toString(16)).join('');
 
-  const pool: TLivenessStep[] = [...LIVENESS_STEPS];
+  // `allowed`: the Flow's selfie-liveness steps (default all); the draw is the same for the default.
+  const pool: TLivenessStep[] = [...new Set(allowed)];
+  if (s.stepCount > pool.length) throw new Error(`stepCount ${s.stepCount} exceeds the ${pool.length} allowed steps`);
   for (let i = pool.length - 1; i > 0; i--) {
     const j = randomInt(rand, 0, i);
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];

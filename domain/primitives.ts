@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZAcceptedDocument } from './documents.js';
-import { LIVENESS_STEPS } from './liveness.js';
+import { LIVENESS_STEPS, type TLivenessStep } from './liveness.js';
 
 /**
  * The primitives registry: the composable pieces a Template is made of. Each piece has a type, a
@@ -91,6 +91,19 @@ type SettingsOf<T extends TPrimitiveType> = z.infer<(typeof PRIMITIVES)[T]['sett
 export function pieceOf<T extends TPrimitiveType>(d: TTemplateDefinition, type: T): { settings: SettingsOf<T> } | undefined {
   const found = d.pieces.find((p) => p.type === type);
   return found ? { settings: found.settings as SettingsOf<T> } : undefined;
+}
+
+/**
+ * The liveness challenge a Flow's selfie-liveness piece asks for: `step_count` movements drawn
+ * from `steps` (default all), at most as many as there are steps to draw from. Null without the
+ * piece (the hosted page then uses the service's default challenge). The hosted page's challenge
+ * and the Build preview both read it here.
+ */
+export function livenessChallengeOf(d: TTemplateDefinition): { stepCount: number; steps: TLivenessStep[] } | null {
+  const s = pieceOf(d, 'selfie_liveness')?.settings;
+  if (!s) return null;
+  const steps = s.steps?.length ? [...new Set(s.steps)] : [...LIVENESS_STEPS];
+  return { stepCount: Math.min(s.step_count ?? 3, steps.length), steps };
 }
 
 /** The public registry document: each piece with its version and the JSON Schema of its settings. */

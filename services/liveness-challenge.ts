@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { issueChallenge, TIMED_CHALLENGE_SETTINGS, ZLivenessChallenge, ZLivenessFrameMeta, type TLivenessChallenge, type TLivenessFrameMeta } from '../domain/liveness.js';
 import { AppError } from '../domain/errors.js';
-import { Upload, Verification } from '../db/entities/index.js';
+import { livenessChallengeOf } from '../domain/primitives.js';
+import { FlowVersion, Upload, Verification } from '../db/entities/index.js';
 import type { BlobStore } from '../platform/blob-store.js';
 
 /** Cryptographic uniform draw in [0, 1) for challenge issuance. */
@@ -17,7 +18,12 @@ export async function startLivenessChallenge(em: EntityManager, blobs: BlobStore
   const challenge = await em.transactional(async (tx) => {
     const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted.');
-    const challenge = issueChallenge(cryptoRandom, new Date(), TIMED_CHALLENGE_SETTINGS);
+    // A Case run from a Flow gets the challenge its version's selfie-liveness piece asks for.
+    const version = v.flowId && v.flowVersionRef ? await tx.findOne(FlowVersion, { flowId: v.flowId, version: v.flowVersionRef }) : null;
+    const shape = version ? livenessChallengeOf(version.definition) : null;
+    const challenge = shape
+      ? issueChallenge(cryptoRandom, new Date(), { ...TIMED_CHALLENGE_SETTINGS, stepCount: shape.stepCount }, shape.steps)
+      : issueChallenge(cryptoRandom, new Date(), TIMED_CHALLENGE_SETTINGS);
     const old = await tx.find(Upload, { verificationId: caseId, kind: 'liveness_frame' });
     for (const u of old) {
       tx.remove(u);

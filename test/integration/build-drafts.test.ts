@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Browser, csrfOf, signIn, uniqueEmail, userIdOf } from '../dashboard-helpers.js';
-import { api, sql, stack } from '../helpers.js';
+import { api, sql, stack, tokenOf } from '../helpers.js';
 
 /**
  * The Build page's server side over real HTTP and PostgreSQL: refused input answers the page
@@ -113,6 +113,18 @@ describe('Build drafts', () => {
     const intake = await api('POST', '/v1/flows/mx-ids/intake', { key, json: { payload: { id_number: 'G123' }, verifiee: { email: 'a@example.com' } } });
     expect(intake.status).toBe(201);
     expect(intake.body.flow_version_ref).toBe(2);
+    // The hosted page's liveness challenge is the one the Flow's selfie-liveness piece asks for.
+    const three = await api('POST', `/o/${tokenOf(intake.body.onboarding_url)}/challenge`);
+    expect(three.status).toBe(201);
+    expect(three.body.steps.length).toBe(3);
+    const one = await post(owner, `/dashboard/projects/${projectA}/build/drafts`, { ...valid('Blink only'), 'selfie_liveness.step_count': '1', 'selfie_liveness.steps[blink]': '1' });
+    const oneId = /tpd_[0-9A-Z]{26}/.exec(one.headers.get('location')!)![0];
+    expect((await post(owner, `/dashboard/projects/${projectA}/build/drafts/${oneId}/activate`, { slug: 'blink-only' })).status).toBe(303);
+    const blink = await api('POST', '/v1/flows/blink-only/intake', { key, json: { payload: { id_number: 'G123' }, verifiee: { email: 'a@example.com' } } });
+    const challenge = await api('POST', `/o/${tokenOf(blink.body.onboarding_url)}/challenge`);
+    expect(challenge.status).toBe(201);
+    expect(challenge.body.steps).toEqual(['blink']);
+    expect(challenge.body.slots.map((s: { step: string }) => s.step)).toEqual(['blink']);
   });
 
   it('a role without flows:manage sees the composer disabled and the hosted preview, and cannot write', async () => {
