@@ -7,8 +7,10 @@ function seeded(seed: number): () => number {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 const NOW = new Date('2026-11-24T12:00:00Z');
-const withLiveness = (settings: Record<string, unknown> | null): TTemplateDefinition =>
-  ({ pieces: SAMPLE_KYC_DEFINITION.pieces.flatMap((p) => (p.type !== 'selfie_liveness' ? [p] : settings ? [{ ...p, settings }] : [])) }) as TTemplateDefinition;
+const withLiveness = (settings: Record<string, unknown> | null): TTemplateDefinition => {
+  const pieces: unknown[] = SAMPLE_KYC_DEFINITION.pieces.flatMap<unknown>((p) => (p.type !== 'selfie_liveness' ? [p] : settings ? [{ ...p, settings }] : []));
+  return { pieces } as TTemplateDefinition;
+};
 
 describe("a Flow's selfie-liveness piece shapes the challenge", () => {
   it('reads step_count and the steps to draw from, never more movements than steps', () => {
