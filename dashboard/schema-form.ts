@@ -132,7 +132,7 @@ function variants(s: JsonSchema, path: string, value: unknown, t: FormText, st: 
 ${s.oneOf!.filter((o) => Object.keys(o.properties ?? {}).some((k) => k !== disc)).map((o) => {
     const c = String(o.properties![disc]!.const);
     const others: JsonSchema = { ...o, properties: Object.fromEntries(Object.entries(o.properties!).filter(([k]) => k !== disc)) };
-    return html`<div class="sf-variant"><p class="sf-variant-title">${t.hint(`when_${c}`) ?? t.option(c)}</p>${objectFields(others, path, String(current) === c ? v : {}, t, st)}</div>`;
+    return html`<div class="sf-variant" data-variant-of="${path}.${disc}" data-variant="${c}"><p class="sf-variant-title">${t.hint(`when_${c}`) ?? t.option(c)}</p>${objectFields(others, path, String(current) === c ? v : {}, t, st)}</div>`;
   })}`;
 }
 
