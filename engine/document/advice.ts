@@ -29,15 +29,19 @@ export interface CaptureAdviceSettings {
   lineHeightPx: number;
   /** Upper bound for one tesseract read; a read that takes longer judges nothing. */
   readTimeoutMs: number;
-  /** MRZ text whose end lies closer than this many line heights to the photo's edge is cut off. */
+  /**
+   * An unreadable MRZ whose band reaches closer than this many line heights to the photo's edge
+   * (beyond the band search's own 1.2-line-height padding) is reported as cut off.
+   */
   edgeLineHeights: number;
 }
 
 /**
  * capture-advice 1.0. `minSharpness` 30 and the band search are document-engine 2.0's values (set
- * on the real tuning images, see engine/document/settings.ts); `edgeLineHeights` 0.5 is ICAO 9303's
- * geometry, not a fit: the MRZ's printed margin beside the text is at least one character width
- * (about 0.7 line heights), so text ending within half a line height of the edge was cut.
+ * on the real tuning images, see engine/document/settings.ts). `edgeLineHeights` 0.1 only asks
+ * whether the padded band touches the edge: no fitted threshold. Touching alone is not advice: tight
+ * crops of a data page (real stock photos) reach the edge and read fine, so only an MRZ that also
+ * cannot be read there is called cut off.
  */
 export const CAPTURE_ADVICE_V1: CaptureAdviceSettings = {
   version: 'capture-advice@1.0.0',
@@ -49,7 +53,7 @@ export const CAPTURE_ADVICE_V1: CaptureAdviceSettings = {
   maxBands: 3,
   lineHeightPx: 30,
   readTimeoutMs: 1500,
-  edgeLineHeights: 0.5,
+  edgeLineHeights: 0.1,
 };
 
 export interface CaptureAdviceResult {
@@ -62,7 +66,7 @@ export interface CaptureAdviceResult {
     /** Check digits right / checks in the best read (null: no read). */
     mrzChecks: [number, number] | null;
     mrzReads: number;
-    /** Shortest distance (line heights) from the MRZ text's ends to the photo's edge. */
+    /** Shortest distance (line heights) from the padded MRZ band's ends to the photo's edge. */
     mrzEdgeGap: number | null;
   };
   /** Wall time per stage, ms. */
@@ -83,19 +87,18 @@ export async function sharpnessOf(img: WorkingImage): Promise<number> {
 }
 
 /**
- * Distance, in line heights, from the ends of the band's text to the edge of the photo. The band
- * is in the coordinates of the image turned clockwise by `angle` (sharp enlarges the canvas to fit);
- * its text ends are turned back into the photo's own coordinates.
+ * Distance, in line heights, from the ends of the band to the edge of the photo. The band search
+ * pads the text by 1.2 line heights sideways and clamps the box to the canvas, so 0 means the MRZ
+ * text runs to within 1.2 line heights of the edge (or past it). The band is in the coordinates of
+ * the image turned clockwise by `angle` (sharp enlarges the canvas to fit); its ends are turned
+ * back into the photo's own coordinates.
  */
 export function edgeGap(b: MrzBand, w: number, h: number): number {
   const th = (b.angle * Math.PI) / 180, c = Math.cos(th), s = Math.sin(th);
   const tw = Math.round(w * Math.abs(c) + h * Math.abs(s)), tth = Math.round(w * Math.abs(s) + h * Math.abs(c));
-  // locate.ts pads the text by 1.2 line heights sideways (clamped to the canvas): undo it.
-  const pad = 1.2 * b.lineHeight;
   const yc = b.top + b.height / 2;
-  const ends = [b.left === 0 ? 0 : b.left + pad, b.left + b.width >= tw - 1 ? tw : b.left + b.width - pad];
   let gap = Infinity;
-  for (const xt of ends) {
+  for (const xt of [b.left, b.left + b.width]) {
     const dx = xt - tw / 2, dy = yc - tth / 2;
     // Inverse of a clockwise turn (y down): back into the photo's frame.
     const x = dx * c + dy * s + w / 2, y = -dx * s + dy * c + h / 2;
@@ -157,8 +160,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
     }
   }
   timings.read = lap();
-  if (cutOff) issues.push('document_cut_off');
   // A read that ran out of time judges nothing: no advice is better than a wrong one.
-  if (!readable && !timedOut && !cutOff) issues.push('mrz_unreadable');
+  if (!readable && !timedOut) issues.push(cutOff ? 'document_cut_off' : 'mrz_unreadable');
   return { issues, metrics, timings };
 }
