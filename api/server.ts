@@ -14,7 +14,7 @@ const orm = await createOrm(config.databaseUrl);
 const temporal = await createTemporalClient(config.temporal.address, config.temporal.namespace);
 // The quick document-photo check runs in this process (the answer is due within the upload
 // request); its OCR worker starts in the background so the first upload does not wait for it.
-const advisor = createCaptureAdvisor();
+const advisor = createCaptureAdvisor({ deadlineMs: config.captureAdvice.deadlineMs });
 void advisor.warm().then((ok) => { if (!ok) log.warn('capture advice unavailable: MRZ model missing or altered'); });
 const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log, advisor });
 app.addHook('onClose', async () => {

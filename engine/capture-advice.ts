@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { CaptureAdvisor, TCaptureAdvice } from '../domain/capture-advice.js';
 import { adviseCapture, CAPTURE_ADVICE_V1, type CaptureAdviceSettings } from './document/advice.js';
 import { DOCUMENT_SETTINGS_V2 } from './document/settings.js';
@@ -50,7 +51,8 @@ export function createCaptureAdvisor(opts: CaptureAdvisorOptions = {}): CaptureA
     /** Starts the OCR worker ahead of the first upload (about a second); false if the model is missing. */
     async warm() {
       try {
-        const blank = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAG7buVgAAAABJRU5ErkJggg==', 'base64');
+        // A blank strip of MRZ size (tesseract.js throws out of its worker on images under 3 px).
+        const blank = await sharp({ create: { width: 600, height: 80, channels: 3, background: '#ffffff' } }).png().toBuffer();
         await tesseract.recognize(blank, { user_defined_dpi: '300' }, 10_000, { lines: false });
         return true;
       } catch {
