@@ -31,7 +31,10 @@ const rows: Row[] = [];
 async function advise(bytes: Buffer, expectMrz: boolean): Promise<{ advice: CaptureAdviceResult; ms: number; cpuMs: number }> {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const advice = await adviseCapture(bytes, expectMrz, tess);
+  // No read timeout here: the bench measures what the check decides and how long it takes; the
+  // api's timeout (CAPTURE_ADVICE_V1.readTimeoutMs) would turn a slow read on a loaded machine
+  // into "not judged" and hide false alarms. Reads over that limit are counted instead.
+  const advice = await adviseCapture(bytes, expectMrz, tess, { ...CAPTURE_ADVICE_V1, readTimeoutMs: 120_000 });
   const c = process.cpuUsage(c0);
   return { advice, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
 }
@@ -93,12 +96,12 @@ const anyWarn = (r: Row) => r.advice.issues.length > 0;
 const out: string[] = [];
 out.push(`# Capture advice (${CAPTURE_ADVICE_V1.version}) on real images (${realDir})`, '');
 out.push('Latency is the whole quick check (decode, blur, band search, one or two reads) in this process; CPU counts every thread.', '');
-out.push('| set | photos | wall p50 | wall p95 | CPU p50 | CPU p95 | full engine reads (valid) | MRZ warning (not found, unreadable, cut off) on a photo the full engine reads = false alarm | any advice on it | MRZ warning where the full engine does not read |');
-out.push('|---|---|---|---|---|---|---|---|---|---|');
+out.push('| set | photos | wall p50 | wall p95 | CPU p50 | CPU p95 | over the 2.5 s deadline (wall) | read stage over readTimeoutMs | full engine reads (valid) | MRZ warning (not found, unreadable, cut off) on a photo the full engine reads = false alarm | any advice on it | MRZ warning where the full engine does not read |');
+out.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 const summary = (label: string, rs: Row[]) => {
   if (!rs.length) return;
   const read = rs.filter((r) => r.full?.valid), unread = rs.filter((r) => !r.full?.valid);
-  out.push(`| ${label} | ${rs.length} | ${q(rs.map((r) => r.ms), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.ms), 0.95).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.95).toFixed(0)} ms | ${pct(read.length, rs.length)} | ${pct(read.filter(mrzWarn).length, read.length)} | ${pct(read.filter(anyWarn).length, read.length)} | ${pct(unread.filter(mrzWarn).length, unread.length)} |`);
+  out.push(`| ${label} | ${rs.length} | ${q(rs.map((r) => r.ms), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.ms), 0.95).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.95).toFixed(0)} ms | ${rs.filter((r) => r.ms > 2500).length} | ${rs.filter((r) => r.advice.timings.read > CAPTURE_ADVICE_V1.readTimeoutMs).length} | ${pct(read.length, rs.length)} | ${pct(read.filter(mrzWarn).length, read.length)} | ${pct(read.filter(anyWarn).length, read.length)} | ${pct(unread.filter(mrzWarn).length, unread.length)} |`);
 };
 const originals = rows.filter((r) => r.variant === 'original');
 summary('tuning', originals.filter((r) => r.set === 'tuning'));

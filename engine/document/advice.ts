@@ -66,6 +66,8 @@ export interface CaptureAdviceResult {
     /** Check digits right / checks in the best read (null: no read). */
     mrzChecks: [number, number] | null;
     mrzReads: number;
+    /** A read ran past `readTimeoutMs`: the MRZ was not judged. */
+    mrzReadTimedOut: boolean;
     /** Shortest distance (line heights) from the padded MRZ band's ends to the photo's edge. */
     mrzEdgeGap: number | null;
   };
@@ -109,7 +111,7 @@ export function edgeGap(b: MrzBand, w: number, h: number): number {
 
 export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract: OcrWorker, s: CaptureAdviceSettings = CAPTURE_ADVICE_V1): Promise<CaptureAdviceResult> {
   const timings = { decode: 0, sharpness: 0, locate: 0, read: 0 };
-  const metrics: CaptureAdviceResult['metrics'] = { sharpness: 0, mrzBands: null, mrzChecks: null, mrzReads: 0, mrzEdgeGap: null };
+  const metrics: CaptureAdviceResult['metrics'] = { sharpness: 0, mrzBands: null, mrzChecks: null, mrzReads: 0, mrzReadTimedOut: false, mrzEdgeGap: null };
   let t = performance.now();
   const lap = () => { const now = performance.now(), d = now - t; t = now; return Math.round(d); };
   let img: WorkingImage;
@@ -160,6 +162,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
     }
   }
   timings.read = lap();
+  metrics.mrzReadTimedOut = timedOut;
   // A read that ran out of time judges nothing: no advice is better than a wrong one.
   if (!readable && !timedOut) issues.push(cutOff ? 'document_cut_off' : 'mrz_unreadable');
   return { issues, metrics, timings };
