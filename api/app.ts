@@ -10,6 +10,7 @@ import type { AppConfig } from '../platform/config.js';
 import type { BlobStore } from '../platform/blob-store.js';
 import { scrubUrl } from '../platform/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
+import type { CaptureAdvisor } from '../domain/capture-advice.js';
 import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
 import { registerAbuseLimits } from './plugins/abuse-limits.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   temporal: Client;
   blobs: BlobStore;
   log: Logger;
+  /** Capture advice for document photos (engine/capture-advice.ts, injected by api/server.ts). */
+  advisor?: CaptureAdvisor;
 }
 
 declare module 'fastify' {
@@ -68,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req) => {
     // A fresh identity map per request: no entity leaks between requests.
     req.em = deps.orm.em.fork() as EntityManager;
-    req.deps = { em: req.em, config: deps.config, temporal: deps.temporal, blobs: deps.blobs, log: deps.log };
+    req.deps = { em: req.em, config: deps.config, temporal: deps.temporal, blobs: deps.blobs, log: deps.log, advisor: deps.advisor };
   });
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ method: req.method, url: scrubUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');

@@ -3,6 +3,7 @@ import { createLocalBlobStore } from '../platform/blob-store.js';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { createTemporalClient } from '../platform/temporal-client.js';
+import { createCaptureAdvisor } from '../engine/capture-advice.js';
 import { buildApp } from './app.js';
 
 /** The API process: listens, and closes everything on SIGINT/SIGTERM. */
@@ -11,8 +12,13 @@ const log = createLogger(config.logLevel, 'api');
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required for the api');
 const orm = await createOrm(config.databaseUrl);
 const temporal = await createTemporalClient(config.temporal.address, config.temporal.namespace);
-const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log });
+// The quick document-photo check runs in this process (the answer is due within the upload
+// request); its OCR worker starts in the background so the first upload does not wait for it.
+const advisor = createCaptureAdvisor({ deadlineMs: config.captureAdvice.deadlineMs });
+void advisor.warm().then((ok) => { if (!ok) log.warn('capture advice unavailable: MRZ model missing or altered'); });
+const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log, advisor });
 app.addHook('onClose', async () => {
+  await advisor.close();
   await temporal.close();
   await orm.close();
 });

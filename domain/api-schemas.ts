@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZAcceptedDocument, ZDocumentType } from './documents.js';
 import { REVIEW_STATES, ZCaseResult, ZReview } from './case-result.js';
 import { ZLivenessChallenge } from './liveness.js';
+import { ZCaptureAdvice } from './capture-advice.js';
 import { ASSESSMENTS } from './policy.js';
 
 /** Request and response shapes of the machine API (DESIGN.md "Machine contract details"). */
@@ -206,7 +207,14 @@ export const ZCaptureSession = z
     uploads: z.array(z.object({ upload_id: z.string(), kind: ZUploadKind })),
   })
   .meta({ id: 'CaptureSession' });
-export const ZUploadResponse = z.object({ upload_id: z.string(), kind: ZUploadKind, sha256: z.string() }).meta({ id: 'Upload' });
+export const ZUploadResponse = z
+  .object({
+    upload_id: z.string(),
+    kind: ZUploadKind,
+    sha256: z.string(),
+    advice: ZCaptureAdvice.optional().describe('Document photos only: a quick look at what the applicant could fix before submitting (advice, never a verdict: the Case is judged in full after submit, and the photo is kept either way)'),
+  })
+  .meta({ id: 'Upload' });
 export const ZSubmitBody = z
   .object({ document: z.object({ country: z.string().min(2).max(3), type: ZDocumentType }).strict() })
   .strict()

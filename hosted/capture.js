@@ -207,19 +207,95 @@ startButton.addEventListener('click', () => {
   void recordLiveness();
 });
 
-// ---- documents and submit ----
+// ---- documents: each photo is sent as soon as it is chosen, and the quick check's advice shown ----
+// The advice only advises: the applicant may keep the photo (it is stored) or take it again.
+const uploaded = {}; // kind -> the File that the server holds for it
+
+function documentType() {
+  return (form.document.value.split('|')[1]) || '';
+}
+
+function showAdvice(kind, state, advice) {
+  const box = document.getElementById(`${kind}-advice`);
+  const retake = form.querySelector(`.retake[data-for="${kind}"]`);
+  const keep = document.getElementById(`${kind}-keep`);
+  box.replaceChildren();
+  box.className = 'advice';
+  retake.hidden = true;
+  keep.hidden = true;
+  box.dataset.state = state;
+  if (state === 'checking') {
+    box.textContent = strings.adviceChecking;
+  } else if (state === 'error') {
+    box.className = 'advice error';
+    box.textContent = advice;
+  } else if (advice && advice.status === 'checked' && advice.issues.length) {
+    box.className = 'advice warn';
+    box.dataset.issues = advice.issues.join(' ');
+    const intro = document.createElement('p');
+    intro.textContent = strings.adviceIntro;
+    const list = document.createElement('ul');
+    for (const code of advice.issues) {
+      const item = document.createElement('li');
+      item.textContent = strings[code] || code;
+      list.append(item);
+    }
+    box.append(intro, list);
+    retake.hidden = false;
+    keep.hidden = false;
+  } else if (advice && advice.status === 'checked') {
+    box.className = 'advice ok';
+    box.textContent = strings.adviceOk;
+  }
+  // 'unavailable': nothing to say; the photo is stored and will be judged after submit.
+}
+
+async function sendDocument(kind) {
+  const file = form[kind].files[0];
+  if (!file) return;
+  showAdvice(kind, 'checking');
+  try {
+    const body = new FormData();
+    body.append('kind', kind);
+    if (documentType()) body.append('document_type', documentType());
+    body.append('file', file, file.name || `${kind}.jpg`);
+    const res = await fetch(`${base}/uploads`, { method: 'POST', body });
+    if (!res.ok) throw await problemOf(res);
+    const stored = await res.json();
+    uploaded[kind] = file;
+    showAdvice(kind, 'done', stored.advice);
+  } catch (problem) {
+    delete uploaded[kind];
+    showAdvice(kind, 'error', (problem && problem.detail) || strings.failed);
+  }
+}
+
+for (const kind of ['document_front', 'document_back']) {
+  form[kind].addEventListener('change', () => void sendDocument(kind));
+}
+// Retake opens the camera (or file picker) again; a new photo replaces the stored one.
+for (const button of form.querySelectorAll('.retake')) {
+  button.addEventListener('click', () => form[button.dataset.for].click());
+}
+// The MRZ is looked for only where the chosen document has one: check chosen photos again.
+form.document.addEventListener('change', () => {
+  for (const kind of ['document_front', 'document_back']) if (form[kind].files[0]) void sendDocument(kind);
+});
+
+// ---- submit ----
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   const button = document.getElementById('submit');
   const front = form.document_front.files[0];
-  if (!front) return say(statusEl, strings.needFront, true);
+  if (!front && !uploaded.document_front) return say(statusEl, strings.needFront, true);
   if (!livenessDone) return say(statusEl, strings.needLive, true);
   button.disabled = true;
   say(statusEl, strings.uploading);
   try {
-    await upload('document_front', front, front.name || 'front.jpg');
+    // Photos already sent when they were chosen are not sent twice.
+    if (front && uploaded.document_front !== front) await upload('document_front', front, front.name || 'front.jpg');
     const back = form.document_back.files[0];
-    if (back) await upload('document_back', back, back.name || 'back.jpg');
+    if (back && uploaded.document_back !== back) await upload('document_back', back, back.name || 'back.jpg');
     const [country, type] = form.document.value.split('|');
     const res = await fetch(`${base}/submit`, {
       method: 'POST',

@@ -1,4 +1,5 @@
 import { colour, html, raw, type Raw } from './html.js';
+import { CAPTURE_ISSUES } from '../domain/capture-advice.js';
 import { STRINGS, type Locale } from './i18n.js';
 
 export interface PageBranding {
@@ -52,13 +53,25 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
     liveNeutral: s.liveNeutral, turn_left: s.turn_left, turn_right: s.turn_right, nod: s.nod, blink: s.blink,
     guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideOk: s.guideOk,
     liveDone: s.liveDone, liveRetry: s.liveRetry, liveUploading: s.liveUploading, noCamera: s.noCamera, cameraDenied: s.cameraDenied,
+    adviceChecking: s.adviceChecking, adviceOk: s.adviceOk, adviceIntro: s.adviceIntro,
+    // One sentence per advice code the upload can answer with (domain CAPTURE_ISSUES).
+    ...Object.fromEntries(CAPTURE_ISSUES.map((code) => [code, s[code]])),
   };
+  // Under each photo: what the quick check says (a polite live region), and a retake button. Both
+  // stay hidden without JavaScript, where the form works as before.
+  const photo = (name: 'document_front' | 'document_back', label: string, required: boolean) => html`<div class="photo">
+  <label class="file" for="${name}">${label}</label>
+  <input type="file" id="${name}" name="${name}" accept="image/jpeg,image/png,image/webp" capture="environment" aria-describedby="${name}-advice"${required ? raw(' required') : ''}>
+  <div class="advice" id="${name}-advice" role="status" aria-live="polite"></div>
+  <button type="button" class="retake" data-for="${name}" hidden>${s.retake}</button>
+  <p class="advice-keep" id="${name}-keep" hidden>${s.adviceKeep}</p>
+</div>`;
   const body = html`<h1>${s.title}</h1>
 <p>${s.intro}</p>
 <form id="capture" novalidate data-strings="${JSON.stringify(clientStrings)}">
   <label>${s.document}<select name="document" required>${options}</select></label>
-  <label class="file">${s.front}<input type="file" name="document_front" accept="image/jpeg,image/png,image/webp" capture="environment" required></label>
-  <label class="file">${s.back}<input type="file" name="document_back" accept="image/jpeg,image/png,image/webp" capture="environment"></label>
+  ${photo('document_front', s.front, true)}
+  ${photo('document_back', s.back, false)}
   <section id="liveness" aria-labelledby="live-title">
     <h2 id="live-title">${s.liveTitle}</h2>
     <p>${s.liveIntro}</p>

@@ -31,8 +31,10 @@ export const ARCHITECTURE: Readonly<Record<string, LayerRule>> = {
   workflows: { folders: ['workflows/', 'domain/'], typeOnly: ['activities/'], packages: ['@temporalio/workflow'] },
   activities: { folders: ['activities/', 'domain/', 'db/', 'platform/', 'engine/', 'sdk/'], packages: ANY },
   worker: { folders: ['worker/', 'activities/', 'db/', 'platform/', 'domain/'], packages: ANY },
-  // api/server.ts is the composition root: it opens the ORM (db/orm.ts); routes see entities as types only.
-  api: { folders: ['api/', 'services/', 'domain/', 'platform/', 'hosted/', 'dashboard/', 'db/orm.ts'], typeOnly: ['db/'], packages: ANY },
+  // api/server.ts is the composition root: it opens the ORM (db/orm.ts) and builds the capture
+  // advisor (engine/capture-advice.ts, the engine's side of domain's CaptureAdvisor port); routes
+  // see entities as types only and reach the advisor through the services' deps.
+  api: { folders: ['api/', 'services/', 'domain/', 'platform/', 'hosted/', 'dashboard/', 'db/orm.ts', 'engine/capture-advice.ts'], typeOnly: ['db/'], packages: ANY },
   services: { folders: ['services/', 'domain/', 'db/', 'platform/'], packages: ANY },
   hosted: { folders: ['hosted/', 'domain/'], packages: ['node:'] },
   dashboard: { folders: ['dashboard/', 'hosted/', 'domain/'], packages: ['node:'] },

@@ -1,6 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import sharp from 'sharp';
 import { normalizeCountry, type TDocumentType } from '../domain/documents.js';
+import { expectsMrz, type TCaptureAdvice } from '../domain/capture-advice.js';
 import { AppError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { captureSubmittedSignal } from '../domain/workflow-messages.js';
@@ -74,13 +75,22 @@ export async function validateImage(buf: Buffer, maxPixels: number, field = 'fil
 
 const SINGLE_KINDS: ReadonlySet<TUploadKind> = new Set(['document_front', 'document_back', 'selfie']);
 
-/** Stores one capture. Document and selfie kinds replace an earlier upload of the same kind. */
-export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUploadKind, bytes: Buffer, meta: Record<string, unknown> | null): Promise<{ upload_id: string; kind: TUploadKind; sha256: string }> {
+const DOCUMENT_KINDS: ReadonlySet<TUploadKind> = new Set(['document_front', 'document_back']);
+
+/**
+ * Stores one capture. Document and selfie kinds replace an earlier upload of the same kind.
+ * A document photo also gets capture advice (`deps.advisor`) once it is stored: the applicant may
+ * keep it or retake it. `documentType` is the page's current choice; without it, the Case's only
+ * accepted type if it has one, else no MRZ is expected.
+ */
+export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUploadKind, bytes: Buffer, meta: Record<string, unknown> | null, documentType?: TDocumentType): Promise<{ upload_id: string; kind: TUploadKind; sha256: string; advice?: TCaptureAdvice }> {
   const img = await validateImage(bytes, deps.config.uploads.maxPixels);
   const replacedBlobs: string[] = [];
+  let acceptedTypes: string[] = [];
   const stored = await deps.em.transactional(async (tx) => {
     const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted; uploads are closed.');
+    acceptedTypes = [...new Set(v.acceptedDocuments.flatMap((d) => d.types))];
     const count = await tx.count(Upload, { verificationId: caseId });
     const replacing = SINGLE_KINDS.has(kind) ? await tx.find(Upload, { verificationId: caseId, kind }) : [];
     if (count - replacing.length + 1 > deps.config.uploads.maxFiles) {
@@ -111,7 +121,14 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
     return { upload_id: upload.id, kind, sha256 };
   });
   await Promise.all(replacedBlobs.map((k) => deps.blobs.delete(k)));
-  return stored;
+  if (!DOCUMENT_KINDS.has(kind)) return stored;
+  const type = documentType ?? (acceptedTypes.length === 1 ? (acceptedTypes[0] as TDocumentType) : undefined);
+  const advice = deps.advisor
+    ? await deps.advisor.advise(bytes, { expectMrz: expectsMrz(type, kind) })
+    : { status: 'unavailable' as const, issues: [], retake_suggested: false, version: 'none', ms: 0 };
+  // Codes and timing only: the photo's content never reaches the log.
+  deps.log.info({ caseId, kind, advice: advice.status, issues: advice.issues, ms: advice.ms }, 'capture advice');
+  return { ...stored, advice };
 }
 
 /** collecting → pending, then the workflow is signalled; a failed signal rolls the status back. */

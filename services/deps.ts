@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../platform/config.js';
 import type { BlobStore } from '../platform/blob-store.js';
+import type { CaptureAdvisor } from '../domain/capture-advice.js';
 
 /** What business functions need; each request or activity passes its own forked EntityManager. */
 export interface ServiceDeps {
@@ -11,4 +12,6 @@ export interface ServiceDeps {
   temporal: Client;
   blobs: BlobStore;
   log: Logger;
+  /** The quick document-photo check (a port: the engine implements it, api/server.ts injects it); absent means advice `unavailable`. */
+  advisor?: CaptureAdvisor;
 }

@@ -40,11 +40,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // The dashboard suites sign in dozens of users from 127.0.0.1 within minutes, and each sign-in
       // makes several requests the sign-in limiter counts (default 30 per 10 minutes per IP).
       RATE_LIMIT_SIGN_IN: '100000/10m',
+      // Capture advice answers within 2.5 s in production; this machine runs several suites at once,
+      // so the tests (which check what the advice says, not how fast: bench/capture-advice.ts) wait longer.
+      CAPTURE_ADVICE_DEADLINE_MS: '30000',
     },
   });
   // Suites that fork their own api or worker get the same settings, rate limits included (their
   // counters live in the shared database: a forked api with default limits would refuse signups).
-  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT|RATE_LIMIT_)/.test(k))) as Record<string, string>;
+  const env = Object.fromEntries(Object.entries(stack.env).filter(([k, v]) => v !== undefined && /^(DATABASE_URL|TEMPORAL_|DATA_DIR|PUBLIC_BASE_URL|SERVICE_MODE|LOG_LEVEL|SESSION_|PORT|RATE_LIMIT_|CAPTURE_ADVICE_)/.test(k))) as Record<string, string>;
   project.provide('stack', { apiUrl: stack.apiUrl, standins: { googleIssuer: stack.standins!.google.issuer, githubBase: stack.standins!.github.oauthBase }, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, dataDir, logFile, env });
   return async () => {
     await stack.stop();

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZCaptureSession, ZProblem, ZSubmitBody, ZSubmitResponse, ZTokenParams, ZUploadKind, ZUploadResponse, type TUploadKind } from '../../domain/api-schemas.js';
 import { AppError } from '../../domain/errors.js';
+import { ZDocumentType, type TDocumentType } from '../../domain/documents.js';
 import type { IVerification } from '../../db/entities/index.js';
 import { readHostedAsset } from '../../hosted/assets.js';
 import { errorPage, capturePage } from '../../hosted/pages.js';
@@ -75,7 +76,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.post('/o/:token/uploads', {
     schema: {
-      tags: ['capture'], summary: 'Upload one capture (multipart: `kind`, optional `meta` JSON, then `file`)', consumes: ['multipart/form-data'], params: ZTokenParams,
+      tags: ['capture'], summary: 'Upload one capture (multipart: `kind`, optional `document_type` and `meta` JSON, then `file`); a document photo is answered with capture advice', consumes: ['multipart/form-data'], params: ZTokenParams,
       response: { 201: ZUploadResponse, 400: ZProblem, 401: ZProblem, 409: ZProblem, 410: ZProblem, 413: ZProblem, 415: ZProblem, 422: ZProblem },
     },
   }, async (req, reply) => {
@@ -83,6 +84,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Uploads must be multipart/form-data.');
     let kind: TUploadKind | undefined;
     let meta: Record<string, unknown> | null = null;
+    let documentType: TDocumentType | undefined;
     let file: Buffer | undefined;
     for await (const part of req.parts()) {
       if (part.type === 'file') {
@@ -92,6 +94,10 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
         const k = ZUploadKind.safeParse(part.value);
         if (!k.success) throw new AppError('validation_failed', `Unknown upload kind; expected one of ${ZUploadKind.options.join(', ')}.`, [{ field: 'kind', code: 'invalid_enum_value', message: 'unknown kind' }]);
         kind = k.data;
+      } else if (part.fieldname === 'document_type') {
+        const t = ZDocumentType.safeParse(part.value);
+        if (!t.success) throw new AppError('validation_failed', `Unknown document_type; expected one of ${ZDocumentType.options.join(', ')}.`, [{ field: 'document_type', code: 'invalid_enum_value', message: 'unknown document type' }]);
+        documentType = t.data;
       } else if (part.fieldname === 'meta') {
         try {
           const parsed = JSON.parse(String(part.value));
@@ -104,7 +110,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     }
     if (!kind) throw new AppError('validation_failed', 'The upload needs a kind field.', [{ field: 'kind', code: 'required', message: 'missing' }]);
     if (!file || file.length === 0) throw new AppError('validation_failed', 'The upload needs a file.', [{ field: 'file', code: 'required', message: 'missing' }]);
-    const stored = await storeUpload(req.deps, v.id, kind, file, meta);
+    const stored = await storeUpload(req.deps, v.id, kind, file, meta, documentType);
     return reply.code(201).send(stored);
   });
 

@@ -140,11 +140,14 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
   return { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
 }
 
-type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
+export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
 
-export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions): Promise<MrzScan> {
-  const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
+/**
+ * Crops one band out of the image turned by the band's angle and scales it to `lineHeightPx`
+ * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
+ * cached per angle, so several bands at one angle cost one rotation.
+ */
+export function bandCropper(img: Raw, lineHeightPx: number): (b: MrzBand, flipped: boolean, variant: 'grey' | 'binary' | 'small') => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -154,17 +157,24 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
     }
     return turned.get(angle)!;
   };
-  const crop = async (b: MrzBand, flipped: boolean, variant: 'grey' | 'binary' | 'small') => {
+  return async (b, flipped, variant) => {
     const t = await turnedImage(b.angle);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
-    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : 1) * opts.lineHeightPx / b.lineHeight));
+    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : 1) * lineHeightPx / b.lineHeight));
     let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
     if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
     return s.png().toBuffer();
   };
+}
+
+
+export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions): Promise<MrzScan> {
+  const attempts: ScanAttempt[] = [];
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
+  const crop = bandCropper(img, opts.lineHeightPx);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const tess = async (png: Buffer) => {

@@ -1,0 +1,169 @@
+import sharp from 'sharp';
+import type { TCaptureIssue } from '../../domain/capture-advice.js';
+import { normalizeImage, type WorkingImage } from './image/normalize.js';
+import { locateMrzBands, type MrzBand } from './mrz/locate.js';
+import { bandCropper, interpret } from './mrz/scan.js';
+import type { OcrWorker } from './ocr/workers.js';
+
+/**
+ * Capture-time advice (issue 12 item 5): a look at one document photo within the upload request,
+ * so the applicant can retake before submitting. Blur (Laplacian variance), the MRZ band (the same
+ * classical band search as the full scan), ONE tesseract read of the best band (two if the first
+ * reads upside down) to tell a readable MRZ from an unreadable one, and whether the MRZ text runs
+ * into the photo's edge (the document is cut off).
+ *
+ * Its settings are versioned on their own (`version`), not in an engine profile: advice is never
+ * evidence and is not stamped on the Case, whose checks still run in full after submit.
+ */
+export interface CaptureAdviceSettings {
+  version: string;
+  maxInputPixels: number;
+  maxInputBytes: number;
+  /** Longest side the photo is decoded to (the band search works at `workSide`). */
+  workingMaxSide: number;
+  workSide: number;
+  /** Laplacian-variance floor on a 1000 px grey copy (document-engine 2.0's `quality.minSharpness`). */
+  minSharpness: number;
+  /** Bands the band search keeps; only the best one is read. */
+  maxBands: number;
+  lineHeightPx: number;
+  /** Upper bound for one tesseract read; a read that takes longer judges nothing. */
+  readTimeoutMs: number;
+  /**
+   * An unreadable MRZ whose band reaches closer than this many line heights to the photo's edge
+   * (beyond the band search's own 1.2-line-height padding) is reported as cut off.
+   */
+  edgeLineHeights: number;
+}
+
+/**
+ * capture-advice 1.0. `minSharpness` 30 and the band search are document-engine 2.0's values (set
+ * on the real tuning images, see engine/document/settings.ts). `edgeLineHeights` 0.1 only asks
+ * whether the padded band touches the edge: no fitted threshold. Touching alone is not advice: tight
+ * crops of a data page (real stock photos) reach the edge and read fine, so only an MRZ that also
+ * cannot be read there is called cut off.
+ */
+export const CAPTURE_ADVICE_V1: CaptureAdviceSettings = {
+  version: 'capture-advice@1.0.0',
+  maxInputPixels: 40_000_000,
+  maxInputBytes: 25 * 1024 * 1024,
+  workingMaxSide: 2400,
+  workSide: 1000,
+  minSharpness: 30,
+  maxBands: 3,
+  lineHeightPx: 30,
+  readTimeoutMs: 1500,
+  edgeLineHeights: 0.1,
+};
+
+export interface CaptureAdviceResult {
+  issues: TCaptureIssue[];
+  /** `unreadable_image`: the bytes did not decode (the upload's own validation answers that first). */
+  failed?: 'unreadable_image';
+  metrics: {
+    sharpness: number;
+    mrzBands: number | null;
+    /** Check digits right / checks in the best read (null: no read). */
+    mrzChecks: [number, number] | null;
+    mrzReads: number;
+    /** A read ran past `readTimeoutMs`: the MRZ was not judged. */
+    mrzReadTimedOut: boolean;
+    /** Shortest distance (line heights) from the padded MRZ band's ends to the photo's edge. */
+    mrzEdgeGap: number | null;
+  };
+  /** Wall time per stage, ms. */
+  timings: { decode: number; sharpness: number; locate: number; read: number };
+}
+
+/** Variance of a 3×3 Laplacian on a 1000 px grey copy: low for a blurred or shaken photo. */
+export async function sharpnessOf(img: WorkingImage): Promise<number> {
+  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).greyscale().resize(1000, 1000, { fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+  const w = info.width, h = info.height;
+  let sum = 0, sum2 = 0, n = 0;
+  for (let y = 1; y < h - 1; y++) for (let x = 1; x < w - 1; x++) {
+    const i = y * w + x;
+    const lap = 4 * data[i]! - data[i - 1]! - data[i + 1]! - data[i - w]! - data[i + w]!;
+    sum += lap; sum2 += lap * lap; n++;
+  }
+  return n ? sum2 / n - (sum / n) ** 2 : 0;
+}
+
+/**
+ * Distance, in line heights, from the ends of the band to the edge of the photo. The band search
+ * pads the text by 1.2 line heights sideways and clamps the box to the canvas, so 0 means the MRZ
+ * text runs to within 1.2 line heights of the edge (or past it). The band is in the coordinates of
+ * the image turned clockwise by `angle` (sharp enlarges the canvas to fit); its ends are turned
+ * back into the photo's own coordinates.
+ */
+export function edgeGap(b: MrzBand, w: number, h: number): number {
+  const th = (b.angle * Math.PI) / 180, c = Math.cos(th), s = Math.sin(th);
+  const tw = Math.round(w * Math.abs(c) + h * Math.abs(s)), tth = Math.round(w * Math.abs(s) + h * Math.abs(c));
+  const yc = b.top + b.height / 2;
+  let gap = Infinity;
+  for (const xt of [b.left, b.left + b.width]) {
+    const dx = xt - tw / 2, dy = yc - tth / 2;
+    // Inverse of a clockwise turn (y down): back into the photo's frame.
+    const x = dx * c + dy * s + w / 2, y = -dx * s + dy * c + h / 2;
+    gap = Math.min(gap, x, w - x, y, h - y);
+  }
+  return Math.max(0, gap) / b.lineHeight;
+}
+
+export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract: OcrWorker, s: CaptureAdviceSettings = CAPTURE_ADVICE_V1): Promise<CaptureAdviceResult> {
+  const timings = { decode: 0, sharpness: 0, locate: 0, read: 0 };
+  const metrics: CaptureAdviceResult['metrics'] = { sharpness: 0, mrzBands: null, mrzChecks: null, mrzReads: 0, mrzReadTimedOut: false, mrzEdgeGap: null };
+  let t = performance.now();
+  const lap = () => { const now = performance.now(), d = now - t; t = now; return Math.round(d); };
+  let img: WorkingImage;
+  try {
+    img = await normalizeImage(bytes, { ...s, acceptBmp: true });
+  } catch {
+    return { issues: [], failed: 'unreadable_image', metrics, timings };
+  }
+  timings.decode = lap();
+  const issues: TCaptureIssue[] = [];
+  metrics.sharpness = Math.round(await sharpnessOf(img));
+  if (metrics.sharpness < s.minSharpness) issues.push('blurry');
+  timings.sharpness = lap();
+  if (!expectMrz) return { issues, metrics, timings };
+
+  const bands = (await locateMrzBands(img, { workSide: s.workSide, maxBands: s.maxBands })).filter((b) => b.lines >= 2);
+  metrics.mrzBands = bands.length;
+  timings.locate = lap();
+  if (!bands.length) {
+    issues.push('mrz_not_found');
+    return { issues, metrics, timings };
+  }
+  const band = bands[0]!;
+  metrics.mrzEdgeGap = Math.round(edgeGap(band, img.width, img.height) * 100) / 100;
+  const cutOff = metrics.mrzEdgeGap < s.edgeLineHeights;
+
+  // One read upright; a second, turned 180°, only when the first makes no sense (scan.ts's rule:
+  // a read with half its check digits right was the right way up).
+  const crop = bandCropper(img, s.lineHeightPx);
+  let readable = false;
+  let timedOut = false;
+  for (const flipped of [false, true]) {
+    let raw;
+    try {
+      raw = (await tesseract.recognize(await crop(band, flipped, 'grey'), { user_defined_dpi: '300' }, s.readTimeoutMs)).lines;
+    } catch {
+      timedOut = true;
+      break;
+    }
+    metrics.mrzReads++;
+    const r = interpret(raw);
+    const checks = r?.parsed?.checks.length ?? 0;
+    const ok = r?.checksOk ?? 0;
+    if (r?.parsed && (!metrics.mrzChecks || ok > metrics.mrzChecks[0])) metrics.mrzChecks = [ok, checks];
+    if (r?.parsed && ok >= checks / 2) {
+      readable = true;
+      break;
+    }
+  }
+  timings.read = lap();
+  metrics.mrzReadTimedOut = timedOut;
+  // A read that ran out of time judges nothing: no advice is better than a wrong one.
+  if (!readable && !timedOut) issues.push(cutOff ? 'document_cut_off' : 'mrz_unreadable');
+  return { issues, metrics, timings };
+}
