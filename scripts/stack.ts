@@ -48,6 +48,8 @@ export interface RunningStack {
   /** Every api process's URL, the first being `apiUrl`. */
   apiUrls: string[];
   temporalKind: 'dev' | 'postgres' | 'external';
+  /** The Temporal server process this stack started (null for an external one). */
+  temporalProcess: ChildProcess | null;
   /** The local sign-in stand-ins, when started (outside production, no real client ids given). */
   standins: RunningStandins | null;
   env: NodeJS.ProcessEnv;
@@ -111,7 +113,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     }
     let temporalAddress = o.temporalAddress;
     if (!temporalAddress && o.temporal === 'postgres') {
-      temporal = await startTemporalPostgres({ databaseUrl, port: o.temporalPort, dataDir: o.dataDir, fixedPorts: o.temporalFixedPorts, log, logFile: o.logFile });
+      temporal = await startTemporalPostgres({ databaseUrl, port: o.temporalPort, fixedPorts: o.temporalFixedPorts, log, logFile: o.logFile });
       temporalAddress = temporal.address;
     } else if (!temporalAddress) {
       log('starting Temporal dev server');
@@ -158,6 +160,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       temporalAddress,
       temporalUiUrl: temporal?.uiUrl ?? null,
       temporalKind: o.temporalAddress ? 'external' : (o.temporal ?? 'dev'),
+      temporalProcess: temporal?.process ?? null,
       apiUrl: `http://127.0.0.1:${o.apiPort}`,
       apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
       standins,

@@ -2,25 +2,27 @@
  * A real Temporal server on PostgreSQL, the way production runs it (the dev server keeps its
  * history in SQLite). Builds the pinned server and its SQL tool with `go install` once per machine,
  * creates and migrates the `temporal` and `temporal_visibility` databases with temporal-sql-tool,
- * writes the server's YAML config, starts it, and registers the namespace and the search attributes
- * the Case workflow sets.
+ * starts it with deploy/temporal/config.yaml (the file docker-compose.yml runs too), and registers
+ * the namespace and the search attributes the Case workflow sets.
  *
  *   npm run temporal:postgres -- build                       build (or find) the binaries, print where
- *   npm run temporal:postgres -- start [--database-url URL] [--port 7233] [--data-dir DIR]
+ *   npm run temporal:postgres -- start [--database-url URL] [--port 7233]
  *                                                            schemas + server in the foreground
+ *   npm run temporal:postgres -- register [--address HOST:PORT] [--namespace default]
+ *                                                            namespace + search attributes only
  *
  * `npm start` uses it with TEMPORAL=postgres (scripts/stack.ts); docs/deployment.md has the rest.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../platform/paths.js';
 import { parseArgs } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common';
-import pg from 'pg';
 import { SEARCH_ATTRIBUTES, waitForPort, type RunningTemporal } from '../platform/temporal-server.js';
 
 /** The server release that was built, run and measured (docker-compose.yml pins the same image). */
@@ -133,38 +135,21 @@ export function postgresTarget(databaseUrl: string): PostgresTarget {
   return { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
 }
 
-export const TEMPORAL_DATABASES = { main: 'temporal', visibility: 'temporal_visibility' } as const;
+/** deploy/temporal: the server config template, dynamic config and schema script docker-compose.yml runs too. */
+export const DEPLOY_DIR = path.join(REPO_ROOT, 'deploy', 'temporal');
 
 /**
- * Creates both databases if missing, then brings each schema to the newest version shipped with the
- * server (temporal-sql-tool setup-schema once, update-schema every time: it applies only what is
- * missing, so a server upgrade is a new pinned version and a restart).
+ * Creates the `temporal` and `temporal_visibility` databases if missing and brings both schemas to
+ * the newest version shipped with the server: deploy/temporal/setup-schema.sh, idempotent.
  */
-export async function setupTemporalSchemas(bins: TemporalBinaries, target: PostgresTarget, log: (m: string) => void = () => {}): Promise<void> {
-  const admin = new pg.Client({ ...target, database: 'postgres' });
-  await admin.connect();
-  try {
-    for (const db of Object.values(TEMPORAL_DATABASES)) {
-      const exists = await admin.query('select 1 from pg_database where datname = $1', [db]);
-      if (exists.rowCount === 0) {
-        log(`creating database ${db}`);
-        await admin.query(`create database ${db}`);
-      }
-    }
-  } finally {
-    await admin.end();
-  }
-  const base = ['--plugin', 'postgres12', '--ep', target.host, '-p', String(target.port), '-u', target.user];
+export function setupTemporalSchemas(bins: TemporalBinaries, target: PostgresTarget, log: (m: string) => void = () => {}): void {
   // The password goes through the environment, not argv (visible to every user in `ps`).
-  const env = { ...process.env, SQL_PASSWORD: target.password };
-  for (const [db, folder] of [[TEMPORAL_DATABASES.main, 'temporal'], [TEMPORAL_DATABASES.visibility, 'visibility']] as const) {
-    const client = new pg.Client({ ...target, database: db });
-    await client.connect();
-    const versioned = await client.query("select 1 from information_schema.tables where table_name = 'schema_version'").finally(() => client.end());
-    if (versioned.rowCount === 0) run(bins.sqlTool, [...base, '--db', db, 'setup-schema', '-v', '0.0'], env);
-    run(bins.sqlTool, [...base, '--db', db, 'update-schema', '-d', path.join(bins.schemaDir, folder, 'versioned')], env);
-    log(`schema of ${db} is current`);
-  }
+  run('sh', [path.join(DEPLOY_DIR, 'setup-schema.sh')], {
+    PATH: process.env.PATH,
+    SQL_HOST: target.host, SQL_PORT: String(target.port), SQL_USER: target.user, SQL_PASSWORD: target.password,
+    TEMPORAL_SQL_TOOL: bins.sqlTool, TEMPORAL_SCHEMA_DIR: bins.schemaDir,
+  });
+  log('schemas of temporal and temporal_visibility are current');
 }
 
 export interface TemporalPorts {
@@ -203,61 +188,6 @@ export async function temporalPorts(frontend: number, fixed: boolean): Promise<T
   const p = async () => lowFreePort();
   return { frontend, frontendHttp: await p(), history: await p(), matching: await p(), worker: await p(), membership: { frontend: await p(), history: await p(), matching: await p(), worker: await p() } };
 }
-
-/** The server config (YAML; JSON is YAML). Single node, no archival, SQL visibility. */
-export function temporalServerConfig(o: { target: PostgresTarget; ports: TemporalPorts; dynamicConfigFile: string; numHistoryShards?: number; logLevel?: string }) {
-  const store = (databaseName: string, maxConns: number) => ({
-    sql: {
-      pluginName: 'postgres12',
-      databaseName,
-      connectAddr: `${o.target.host}:${o.target.port}`,
-      connectProtocol: 'tcp',
-      user: o.target.user,
-      password: o.target.password,
-      maxConns,
-      maxIdleConns: maxConns,
-      maxConnLifetime: '1h',
-    },
-  });
-  const svc = (grpcPort: number, membershipPort: number, extra: Record<string, unknown> = {}) => ({ rpc: { grpcPort, membershipPort, bindOnIP: '127.0.0.1', ...extra } });
-  return {
-    log: { stdout: true, level: o.logLevel ?? 'warn' },
-    persistence: {
-      defaultStore: 'postgres-default',
-      visibilityStore: 'postgres-visibility',
-      // Shards are fixed for the cluster's life. 4 suits one node on 2 cores (the dev server uses 1);
-      // docs/deployment.md sizes it for more.
-      numHistoryShards: o.numHistoryShards ?? 4,
-      datastores: { 'postgres-default': store(TEMPORAL_DATABASES.main, 20), 'postgres-visibility': store(TEMPORAL_DATABASES.visibility, 4) },
-    },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
-    services: {
-      frontend: svc(o.ports.frontend, o.ports.membership.frontend, { httpPort: o.ports.frontendHttp }),
-      history: svc(o.ports.history, o.ports.membership.history),
-      matching: svc(o.ports.matching, o.ports.membership.matching),
-      worker: svc(o.ports.worker, o.ports.membership.worker),
-    },
-    clusterMetadata: {
-      enableGlobalNamespace: false,
-      failoverVersionIncrement: 10,
-      masterClusterName: 'active',
-      currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `127.0.0.1:${o.ports.frontend}` } },
-    },
-    dcRedirectionPolicy: { policy: 'noop' },
-    archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
-    namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
-    dynamicConfigClient: { filepath: o.dynamicConfigFile, pollInterval: '10s' },
-  };
-}
-
-/** Dynamic config: the ids the service uses fit the default limits, so only what differs from it. */
-const DYNAMIC_CONFIG = `# Written by scripts/temporal-postgres.ts.
-# Search attributes registered at setup are visible to the next start at once (the default caches
-# them for a minute), as on the dev server. A production cluster that registers them once can drop it.
-system.forceSearchAttributesCacheRefreshOnRead:
-  - value: true
-`;
 
 /** temporal.api.enums.v1.IndexedValueType (api/enums/v1/common.proto): KEYWORD = 2, INT = 3. */
 const INDEXED = { Keyword: 2, Int: 3 } as const;
@@ -307,14 +237,13 @@ export interface RunningTemporalPostgres extends RunningTemporal {
 }
 
 /**
- * Sets up the schemas, writes the config under `<dataDir>/temporal-postgres/` and starts the server;
+ * Sets up the schemas and starts the server with deploy/temporal/config.yaml;
  * resolves once the namespace and search attributes answer. `fixedPorts` uses the server's default
  * ports (npm start); otherwise only the frontend port is fixed and the rest are free ones (tests).
  */
 export async function startTemporalPostgres(o: {
   databaseUrl: string;
   port: number;
-  dataDir: string;
   namespace?: string;
   fixedPorts?: boolean;
   log?: (m: string) => void;
@@ -325,18 +254,24 @@ export async function startTemporalPostgres(o: {
   const bins = o.build === false ? findTemporalBinaries() : await buildTemporalBinaries({ log });
   if (!bins) throw new Error(`Temporal server ${TEMPORAL_SERVER_VERSION} is not built: run \`npm run temporal:postgres -- build\``);
   const target = postgresTarget(o.databaseUrl);
-  await setupTemporalSchemas(bins, target, log);
-  const dir = path.join(o.dataDir, 'temporal-postgres');
-  mkdirSync(dir, { recursive: true });
-  const dynamicConfigFile = path.join(dir, 'dynamicconfig.yaml');
-  writeFileSync(dynamicConfigFile, DYNAMIC_CONFIG);
+  setupTemporalSchemas(bins, target, log);
   const ports = await temporalPorts(o.port, o.fixedPorts ?? false);
-  const configFile = path.join(dir, 'config.yaml');
-  // The config holds the database password: readable by its owner only.
-  writeFileSync(configFile, JSON.stringify(temporalServerConfig({ target, ports, dynamicConfigFile }), null, 2), { mode: 0o600 });
+  const configFile = path.join(DEPLOY_DIR, 'config.yaml');
+  // Only what the config template reads (plus PATH): the caller's LOG_LEVEL and TEMPORAL_* are the
+  // app's settings, not the server's.
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    POSTGRES_SEEDS: target.host, DB_PORT: String(target.port), POSTGRES_USER: target.user, POSTGRES_PWD: target.password,
+    BIND_ON_IP: '127.0.0.1', TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1', LOG_LEVEL: 'warn',
+    DYNAMIC_CONFIG_FILE_PATH: path.join(DEPLOY_DIR, 'dynamicconfig.yaml'),
+    FRONTEND_GRPC_PORT: String(ports.frontend), FRONTEND_HTTP_PORT: String(ports.frontendHttp), FRONTEND_MEMBERSHIP_PORT: String(ports.membership.frontend),
+    HISTORY_GRPC_PORT: String(ports.history), HISTORY_MEMBERSHIP_PORT: String(ports.membership.history),
+    MATCHING_GRPC_PORT: String(ports.matching), MATCHING_MEMBERSHIP_PORT: String(ports.membership.matching),
+    WORKER_GRPC_PORT: String(ports.worker), WORKER_MEMBERSHIP_PORT: String(ports.membership.worker),
+  };
   log(`starting Temporal server ${bins.version} on PostgreSQL (${target.host}:${target.port})`);
-  const out = o.logFile ? (await import('node:fs')).openSync(o.logFile, 'a') : 'ignore';
-  const child: ChildProcess = spawn(bins.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { stdio: ['ignore', out, 'pipe'] });
+  const out = o.logFile ? openSync(o.logFile, 'a') : 'ignore';
+  const child: ChildProcess = spawn(bins.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { env, stdio: ['ignore', out, 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
   const stop = () => new Promise<void>((resolve) => {
@@ -360,7 +295,7 @@ export async function startTemporalPostgres(o: {
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { 'database-url': { type: 'string' }, port: { type: 'string', default: '7233' }, 'data-dir': { type: 'string', default: '.data' }, namespace: { type: 'string', default: 'default' } },
+    options: { 'database-url': { type: 'string' }, port: { type: 'string', default: '7233' }, address: { type: 'string' }, namespace: { type: 'string', default: 'default' } },
   });
   const log = (m: string) => console.log(`· ${m}`);
   const command = positionals[0] ?? 'build';
@@ -369,10 +304,17 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(bins, null, 2));
     return;
   }
-  if (command !== 'start') throw new Error(`unknown command ${command}: build | start`);
+  if (command === 'register') {
+    // docker-compose.yml's `temporal-register` service: the namespace and search attributes only.
+    const address = values.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+    await registerNamespace(address, values.namespace!, 30, 180_000);
+    console.log(`namespace ${values.namespace} and search attributes ${Object.keys(SEARCH_ATTRIBUTES).join(', ')} registered on ${address}`);
+    return;
+  }
+  if (command !== 'start') throw new Error(`unknown command ${command}: build | start | register`);
   const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('--database-url or DATABASE_URL is required (a PostgreSQL role that may create databases)');
-  const t = await startTemporalPostgres({ databaseUrl, port: Number(values.port), dataDir: path.resolve(values['data-dir']!), namespace: values.namespace, fixedPorts: true, log });
+  const t = await startTemporalPostgres({ databaseUrl, port: Number(values.port), namespace: values.namespace, fixedPorts: true, log });
   console.log(`Temporal ${t.version} on PostgreSQL at ${t.address} (config ${t.configFile}); Ctrl-C stops it`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void t.stop().then(() => process.exit(0)));
 }
