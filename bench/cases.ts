@@ -94,6 +94,7 @@ interface Figures {
   temporalCpuLoaded: number;
   rssMb: number;
   peakRssMb: number;
+  temporalRssMb: number;
   assessments: Record<string, number>;
 }
 
@@ -196,6 +197,7 @@ async function measure(backend: Backend): Promise<Figures> {
       temporalCpuLoaded: (cpuSecondsOf(temporalPid) - temporal1) / batch,
       rssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmRSS')), 0),
       peakRssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmHWM')), 0),
+      temporalRssMb: memMb(temporalPid, 'VmHWM'),
       assessments: assessments.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {}),
     };
   } finally {
@@ -233,6 +235,7 @@ const rows: [string, (f: Figures) => string][] = [
   ['api CPU per Case, loaded (s; 55 uploads + create + submit)', (f) => fmt(f.apiCpuLoaded, 2)],
   ['Temporal server CPU per Case, loaded (s)', (f) => fmt(f.temporalCpuLoaded, 3)],
   ['worker RSS now / peak (MB, largest worker)', (f) => `${fmt(f.rssMb, 0)} / ${fmt(f.peakRssMb, 0)}`],
+  ['Temporal server peak RSS (MB)', (f) => fmt(f.temporalRssMb, 0)],
   ['assessments', (f) => Object.entries(f.assessments).map(([k, n]) => `${k} ${n}`).join(', ')],
 ];
 const width = Math.max(...rows.map(([r]) => r.length));
