@@ -7,7 +7,7 @@
  * one workflow start). Without --url it starts its own stack on scratch data, once per backend: the
  * Temporal dev server and the Temporal server on PostgreSQL (scripts/temporal-postgres.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,8 +20,37 @@ import { fmt, runConcurrent, summarize } from './stats.js';
 const { values } = parseArgs({ options: { url: { type: 'string' }, temporal: { type: 'string' }, requests: { type: 'string', default: '400' }, backend: { type: 'string', default: 'dev,postgres' } } });
 const total = Number(values.requests);
 
-/** Bare workflow starts, then creates through the API at 1, 4 and 16 clients; prints the table. */
-async function measure(apiUrl: string, temporalAddress: string, label: string): Promise<void> {
+const clk = 100; // USER_HZ on Linux
+const cpuOf = (pid: number): number => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / clk; // utime + stime
+  } catch {
+    return 0; // exited (a PostgreSQL backend closing)
+  }
+};
+/** CPU seconds of PostgreSQL: the postmaster (pid from its data directory) and every child of it. */
+const postgresCpu = (dataDir: string): number => {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let sum = cpuOf(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (ppid === postmaster) sum += cpuOf(Number(entry));
+    } catch { /* gone */ }
+  }
+  return sum;
+};
+
+interface OwnStack { apiPid: number; temporalPid: number; pgDataDir: string }
+
+/**
+ * Bare workflow starts, then creates through the API at 1, 4 and 16 clients; prints the table. On
+ * its own stack it also prints where the CPU went at 16 clients (per create: api, Temporal server,
+ * PostgreSQL, this client) against the machine's cores × wall time.
+ */
+async function measure(apiUrl: string, temporalAddress: string, label: string, own?: OwnStack): Promise<void> {
   const signup = await fetch(`${apiUrl}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
   const { api_key: key } = (await signup.json()) as { api_key: string };
   const body = JSON.stringify({ type: 'kyc', accepted_documents: [{ country: 'MEX', types: ['passport', 'national_id'] }], link_expires_in: 120 });
@@ -45,11 +74,20 @@ async function measure(apiUrl: string, temporalAddress: string, label: string): 
   console.log(`\n${label}; machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.versions.node}`);
   console.log(`bare Temporal workflow starts (16 concurrent, ${total}): ${fmt(bareRate)} starts/s, p50 ${fmt(summarize(bare.latencies).p50)} ms, p99 ${fmt(summarize(bare.latencies).p99)} ms`);
   console.log('clients  creates/s  p50 ms  p99 ms  errors  creates/s ÷ bare starts/s');
+  const cpuNow = () => (own ? { api: cpuOf(own.apiPid), temporal: cpuOf(own.temporalPid), postgres: postgresCpu(own.pgDataDir), client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 } : null);
   for (const c of [1, 4, 16]) {
+    const before = cpuNow();
     const r = await runConcurrent(total, c, create);
+    const after = cpuNow();
     const st = summarize(r.latencies);
     const rate = (r.latencies.length / r.wallMs) * 1000;
     console.log(`${String(c).padStart(7)}  ${fmt(rate).padStart(9)}  ${fmt(st.p50).padStart(6)}  ${fmt(st.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${fmt(rate / bareRate, 2)}`);
+    if (c === 16 && before && after) {
+      const n = r.latencies.length;
+      const ms = (k: keyof typeof before) => fmt(((after[k] - before[k]) / n) * 1000, 2);
+      const used = (Object.keys(before) as (keyof typeof before)[]).reduce((sum, k) => sum + after[k] - before[k], 0);
+      console.log(`CPU per create at 16 clients (ms): api ${ms('api')}, Temporal server ${ms('temporal')}, PostgreSQL ${ms('postgres')}, this client ${ms('client')}; these processes used ${fmt(used, 1)} CPU-s of ${fmt((os.cpus().length * r.wallMs) / 1000, 1)} available (${os.cpus().length} cores × ${fmt(r.wallMs / 1000, 1)} s wall)`);
+    }
   }
 }
 
@@ -73,7 +111,9 @@ if (values.url) {
         // part of the measured cost) with a ceiling the benchmark cannot reach.
         RATE_LIMIT_API_KEY: '100000000/1m',
       } });
-      await measure(stack.apiUrl, stack.temporalAddress, backend === 'dev' ? 'Temporal dev server (SQLite)' : `Temporal ${TEMPORAL_SERVER_VERSION} on PostgreSQL`);
+      await measure(stack.apiUrl, stack.temporalAddress, backend === 'dev' ? 'Temporal dev server (SQLite)' : `Temporal ${TEMPORAL_SERVER_VERSION} on PostgreSQL`, {
+        apiPid: stack.api!.pid!, temporalPid: stack.temporalProcess!.pid!, pgDataDir: path.join(dataDir, 'postgres'),
+      });
     } finally {
       await stack?.stop();
       rmSync(dataDir, { recursive: true, force: true });

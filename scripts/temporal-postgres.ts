@@ -55,6 +55,17 @@ function binariesIn(dir: string, version: string): TemporalBinaries {
   return { version, dir, server: path.join(dir, 'server'), sqlTool: path.join(dir, 'sql'), schemaDir: path.join(dir, 'schema', 'postgresql', 'v12') };
 }
 
+/**
+ * `go` from PATH, else the standard install location: a non-interactive shell (CI's `bash .ci/run`)
+ * does not read the profile that puts /usr/local/go/bin on PATH.
+ */
+function goBinary(): string {
+  if (process.env.GO_BINARY) return process.env.GO_BINARY;
+  if (spawnSync('go', ['version']).status === 0) return 'go';
+  if (existsSync('/usr/local/go/bin/go')) return '/usr/local/go/bin/go';
+  throw new Error('Go is needed to build the Temporal server: install it (go.dev/doc/install) or set GO_BINARY');
+}
+
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
   const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw r.error;
@@ -64,7 +75,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env):
 
 /** Where `go` keeps the module's source (downloaded if need be: seconds, unlike the build). */
 function moduleSource(version: string): string {
-  const out = run('go', ['mod', 'download', '-json', `${MODULE}@v${version}`], { ...process.env, GOTOOLCHAIN: GO_TOOLCHAIN });
+  const out = run(goBinary(), ['mod', 'download', '-json', `${MODULE}@v${version}`], { ...process.env, GOTOOLCHAIN: GO_TOOLCHAIN });
   return (JSON.parse(out) as { Dir: string }).Dir;
 }
 
@@ -105,7 +116,7 @@ export async function buildTemporalBinaries(opts: { version?: string; log?: (m: 
   const log = opts.log ?? (() => {});
   log(`building Temporal server ${version} and temporal-sql-tool with go install (about 11 min on 2 cores the first time)`);
   const t0 = Date.now();
-  const child = spawn('go', ['install', `${MODULE}/cmd/server@v${version}`, `${MODULE}/cmd/tools/sql@v${version}`], {
+  const child = spawn(goBinary(), ['install', `${MODULE}/cmd/server@v${version}`, `${MODULE}/cmd/tools/sql@v${version}`], {
     env: { ...process.env, GOBIN: scratch, GOTOOLCHAIN: GO_TOOLCHAIN },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
