@@ -61,6 +61,8 @@ async function measure(apiUrl: string, temporalAddress: string, label: string, o
   };
   await runConcurrent(40, 4, create); // warm-up: JIT, connection pools
 
+  const cpuNow = () => (own ? { api: cpuOf(own.apiPid), temporal: cpuOf(own.temporalPid), postgres: postgresCpu(own.pgDataDir), client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 } : null);
+  const bareBefore = cpuNow();
   const connection = await Connection.connect({ address: temporalAddress });
   const client = new Client({ connection });
   const runId = Date.now().toString(36);
@@ -70,11 +72,16 @@ async function measure(apiUrl: string, temporalAddress: string, label: string, o
   });
   const bareRate = (bare.latencies.length / bare.wallMs) * 1000;
   await connection.close();
+  const bareAfter = cpuNow();
 
   console.log(`\n${label}; machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.versions.node}`);
   console.log(`bare Temporal workflow starts (16 concurrent, ${total}): ${fmt(bareRate)} starts/s, p50 ${fmt(summarize(bare.latencies).p50)} ms, p99 ${fmt(summarize(bare.latencies).p99)} ms`);
   console.log('clients  creates/s  p50 ms  p99 ms  errors  creates/s ÷ bare starts/s');
-  const cpuNow = () => (own ? { api: cpuOf(own.apiPid), temporal: cpuOf(own.temporalPid), postgres: postgresCpu(own.pgDataDir), client: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 } : null);
+  if (bareBefore && bareAfter) {
+    const n = bare.latencies.length;
+    const ms = (k: keyof typeof bareBefore) => fmt(((bareAfter[k] - bareBefore[k]) / n) * 1000, 2);
+    console.log(`CPU per bare start (ms): Temporal server ${ms('temporal')}, PostgreSQL ${ms('postgres')}, this client ${ms('client')}`);
+  }
   for (const c of [1, 4, 16]) {
     const before = cpuNow();
     const r = await runConcurrent(total, c, create);
