@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../platform/paths.js';
 import { SEARCH_ATTRIBUTES } from '../platform/temporal-server.js';
+import { SA } from '../services/search-attributes.js';
 import { DEPLOY_DIR, TEMPORAL_SERVER_VERSION } from './temporal-postgres.js';
 
 /**
@@ -28,6 +29,13 @@ const env = {
   GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 'g', GITHUB_CLIENT_ID: 'h', GITHUB_CLIENT_SECRET: 'h',
 };
 const dc = (args: string[], e: NodeJS.ProcessEnv = env) => spawnSync('docker-compose', ['-f', path.join(REPO_ROOT, 'docker-compose.yml'), ...args], { env: e, encoding: 'utf8', cwd: REPO_ROOT });
+
+describe('search attributes', () => {
+  it('registered by both Temporal runners are exactly those the Case workflow is started with', () => {
+    const used = Object.fromEntries(Object.values(SA).map((k) => [k.name, k.type === 'KEYWORD' ? 'Keyword' : k.type === 'INT' ? 'Int' : k.type]));
+    expect(used).toEqual(SEARCH_ATTRIBUTES);
+  });
+});
 
 describe.skipIf(!hasCompose)('docker-compose.yml', () => {
   it('validates, and refuses to render without its secrets', () => {
