@@ -10,7 +10,7 @@ const config = loadConfig();
 const log = createLogger(config.logLevel, 'api');
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required for the api');
 const orm = await createOrm(config.databaseUrl);
-const temporal = await createTemporalClient(config.temporal.address, config.temporal.namespace);
+const temporal = await createTemporalClient(config.temporal);
 const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log });
 app.addHook('onClose', async () => {
   await temporal.close();

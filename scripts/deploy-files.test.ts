@@ -32,7 +32,8 @@ const dc = (args: string[], e: NodeJS.ProcessEnv = env) => spawnSync('docker-com
 
 describe('search attributes', () => {
   it('registered by both Temporal runners are exactly those the Case workflow is started with', () => {
-    const used = Object.fromEntries(Object.values(SA).map((k) => [k.name, k.type === 'KEYWORD' ? 'Keyword' : k.type === 'INT' ? 'Int' : k.type]));
+    const kinds: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
+    const used = Object.fromEntries(Object.values(SA).map((k) => [k.name, kinds[k.type] ?? k.type]));
     expect(used).toEqual(SEARCH_ATTRIBUTES);
   });
 });

@@ -14,14 +14,14 @@
  * `npm start` uses it with TEMPORAL=postgres (scripts/stack.ts); docs/deployment.md has the rest.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from '../platform/paths.js';
 import { parseArgs } from 'node:util';
-import { Connection } from '@temporalio/client';
+import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { msToTs } from '@temporalio/common';
 import { SEARCH_ATTRIBUTES, waitForPort, type RunningTemporal } from '../platform/temporal-server.js';
 
@@ -207,9 +207,9 @@ const INDEXED = { Keyword: 2, Int: 3 } as const;
  * Registers the namespace (if missing) and the Case workflow's search attributes (those missing),
  * then waits until the namespace serves requests (the frontend's namespace cache refreshes every 2 s).
  */
-export async function registerNamespace(address: string, namespace: string, retentionDays = 30, timeoutMs = 60_000): Promise<void> {
+export async function registerNamespace(address: string, namespace: string, retentionDays = 30, timeoutMs = 60_000, tls?: ConnectionOptions['tls']): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, tls });
   try {
     const svc = connection.workflowService;
     for (;;) {
@@ -260,6 +260,11 @@ export async function startTemporalPostgres(o: {
   log?: (m: string) => void;
   logFile?: string;
   build?: boolean;
+  /**
+   * TLS on the frontend: the server's PEM pair, the CA that signed it and the name in it; with
+   * `clientCa`, client certificates are required (mTLS) and `client` is the pair this script uses.
+   */
+  tls?: { cert: string; key: string; ca: string; serverName: string; clientCa?: string; client?: { cert: string; key: string } };
 }): Promise<RunningTemporalPostgres> {
   const log = o.log ?? (() => {});
   const bins = o.build === false ? findTemporalBinaries() : await buildTemporalBinaries({ log });
@@ -279,7 +284,17 @@ export async function startTemporalPostgres(o: {
     HISTORY_GRPC_PORT: String(ports.history), HISTORY_MEMBERSHIP_PORT: String(ports.membership.history),
     MATCHING_GRPC_PORT: String(ports.matching), MATCHING_MEMBERSHIP_PORT: String(ports.membership.matching),
     WORKER_GRPC_PORT: String(ports.worker), WORKER_MEMBERSHIP_PORT: String(ports.membership.worker),
+    ...(o.tls ? {
+      TLS_FRONTEND_CERT: o.tls.cert, TLS_FRONTEND_KEY: o.tls.key, TLS_CA: o.tls.ca, TLS_SERVER_NAME: o.tls.serverName,
+      ...(o.tls.clientCa ? { TLS_CLIENT_CA: o.tls.clientCa } : {}),
+      ...(o.tls.client ? { TLS_SYSTEM_WORKER_CERT: o.tls.client.cert, TLS_SYSTEM_WORKER_KEY: o.tls.client.key } : {}),
+    } : {}),
   };
+  const clientTls = o.tls ? {
+    serverNameOverride: o.tls.serverName,
+    serverRootCACertificate: readFileSync(o.tls.ca),
+    ...(o.tls.client ? { clientCertPair: { crt: readFileSync(o.tls.client.cert), key: readFileSync(o.tls.client.key) } } : {}),
+  } : undefined;
   log(`starting Temporal server ${bins.version} on PostgreSQL (${target.host}:${target.port})`);
   const out = o.logFile ? openSync(o.logFile, 'a') : 'ignore';
   const child: ChildProcess = spawn(bins.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { env, stdio: ['ignore', out, 'pipe'] });
@@ -295,7 +310,7 @@ export async function startTemporalPostgres(o: {
   exited.catch(() => {});
   try {
     await Promise.race([waitForPort(o.port, '127.0.0.1', 90_000), exited]);
-    await Promise.race([registerNamespace(`127.0.0.1:${o.port}`, o.namespace ?? 'default'), exited]);
+    await Promise.race([registerNamespace(`127.0.0.1:${o.port}`, o.namespace ?? 'default', 30, 60_000, clientTls), exited]);
   } catch (err) {
     await stop();
     throw err;
