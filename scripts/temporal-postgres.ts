@@ -19,10 +19,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO_ROOT } from '../platform/paths.js';
 import { parseArgs } from 'node:util';
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { msToTs } from '@temporalio/common';
+import { REPO_ROOT } from '../platform/paths.js';
 import { SEARCH_ATTRIBUTES, waitForPort, type RunningTemporal } from '../platform/temporal-server.js';
 
 /** The server release that was built, run and measured (docker-compose.yml pins the same image). */
@@ -194,6 +194,7 @@ export async function temporalPorts(frontend: number, fixed: boolean): Promise<T
   if (fixed) {
     // The server's documented defaults, offset from the frontend port.
     const d = frontend - 7233;
+    if (6939 + d > 32_767) throw new Error(`frontend port ${frontend} puts the membership ports past 32767 (a smallint in cluster_membership): use one below 33061`);
     return { frontend, frontendHttp: 7243 + d, history: 7234 + d, matching: 7235 + d, worker: 7239 + d, membership: { frontend: 6933 + d, history: 6934 + d, matching: 6935 + d, worker: 6939 + d } };
   }
   const p = async () => lowFreePort();
