@@ -341,7 +341,7 @@ async function main(): Promise<void> {
   if (command !== 'start') throw new Error(`unknown command ${command}: build | start | register`);
   const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('--database-url or DATABASE_URL is required (a PostgreSQL role that may create databases)');
-  const t = await startTemporalPostgres({ databaseUrl, port: Number(values.port), namespace: values.namespace, fixedPorts: true, log });
+  const t = await startTemporalPostgres({ databaseUrl, port: Number(values.port), namespace: values.namespace, fixedPorts: true, log, logFile: '/dev/stdout' });
   console.log(`Temporal ${t.version} on PostgreSQL at ${t.address} (config ${t.configFile}); Ctrl-C stops it`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void t.stop().then(() => process.exit(0)));
 }
