@@ -259,7 +259,8 @@ export async function startTemporalPostgres(o: {
   namespace?: string;
   fixedPorts?: boolean;
   log?: (m: string) => void;
-  logFile?: string;
+  /** The server's log: a file to append to, 'inherit' (this process's stdout), or none. */
+  logFile?: string | 'inherit';
   build?: boolean;
   /**
    * TLS on the frontend: the server's PEM pair, the CA that signed it and the name in it; with
@@ -297,7 +298,7 @@ export async function startTemporalPostgres(o: {
     ...(o.tls.client ? { clientCertPair: { crt: readFileSync(o.tls.client.cert), key: readFileSync(o.tls.client.key) } } : {}),
   } : undefined;
   log(`starting Temporal server ${bins.version} on PostgreSQL (${target.host}:${target.port})`);
-  const out = o.logFile ? openSync(o.logFile, 'a') : 'ignore';
+  const out = o.logFile === 'inherit' ? 'inherit' : o.logFile ? openSync(o.logFile, 'a') : 'ignore';
   const child: ChildProcess = spawn(bins.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { env, stdio: ['ignore', out, 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
@@ -341,7 +342,7 @@ async function main(): Promise<void> {
   if (command !== 'start') throw new Error(`unknown command ${command}: build | start | register`);
   const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('--database-url or DATABASE_URL is required (a PostgreSQL role that may create databases)');
-  const t = await startTemporalPostgres({ databaseUrl, port: Number(values.port), namespace: values.namespace, fixedPorts: true, log, logFile: '/dev/stdout' });
+  const t = await startTemporalPostgres({ databaseUrl, port: Number(values.port), namespace: values.namespace, fixedPorts: true, log, logFile: 'inherit' });
   console.log(`Temporal ${t.version} on PostgreSQL at ${t.address} (config ${t.configFile}); Ctrl-C stops it`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void t.stop().then(() => process.exit(0)));
 }
