@@ -29,6 +29,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // A Temporal server on PostgreSQL, two workers, two api processes: needs the server built
+        // (11 minutes the first time), so `npm test` leaves it out; `npm run test:temporal-postgres`.
+        extends: true,
+        test: {
+          name: 'temporal-postgres',
+          include: ['test/temporal-postgres/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

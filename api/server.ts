@@ -11,7 +11,7 @@ const config = loadConfig();
 const log = createLogger(config.logLevel, 'api');
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required for the api');
 const orm = await createOrm(config.databaseUrl);
-const temporal = await createTemporalClient(config.temporal.address, config.temporal.namespace);
+const temporal = await createTemporalClient(config.temporal);
 // The quick document-photo check runs in this process (the answer is due within the upload
 // request); its OCR worker starts in the background so the first upload does not wait for it.
 const advisor = createCaptureAdvisor({ deadlineMs: config.captureAdvice.deadlineMs });

@@ -1,15 +1,18 @@
 /**
- * `npm run bench:cases [-- --cases 8 --concurrency 4 --single 3]`
+ * `npm run bench:cases [-- --cases 8 --concurrency 4 --single 3 --temporal dev,postgres --workers 1]`
  *
  * What users feel: genuine Cases through the real API and capture endpoints, on a stack of its own
- * (embedded PostgreSQL, the Temporal dev server, the api and one worker as separate processes).
+ * (embedded PostgreSQL, a Temporal server, the api and the worker(s) as separate processes), once on
+ * the Temporal CLI's dev server (SQLite) and once on the Temporal server on PostgreSQL
+ * (scripts/temporal-postgres.ts; `unavailable` if not built), printed side by side.
  * The applicant is the one of test/integration/genuine-applicant.test.ts: a real clip of a person
  * answering the liveness challenge (shared videos) and a synthetic passport carrying that person's
  * face, photographed with the project's phone-camera model. Each Case: create (with the claimed
  * identity), the challenge the clip answers (seeded in the database, as the genuine-applicant test
  * does: the server would issue a random one), document upload, every liveness frame, submit; then
  * the signed webhook. Prints submit → webhook p50/p95/p99 for single Cases and under concurrency,
- * Cases per minute, the worker's CPU seconds per Case and its RSS.
+ * Cases per minute, CPU seconds per Case of the worker(s), the api and the Temporal server, and the
+ * workers' RSS. The backends run one after the other, never at once (they would share the cores).
  */
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -28,13 +31,22 @@ import { FACE_SETTINGS_V2 } from '../engine/faces/settings.js';
 import { decodeClip } from '../tools/faces/testing/clips.js';
 import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { startStack } from '../scripts/stack.js';
+import { TEMPORAL_SERVER_VERSION, findTemporalBinaries } from '../scripts/temporal-postgres.js';
 import { freePort } from '../platform/temporal-server.js';
 import { fmt, summarize } from './stats.js';
 
-const { values } = parseArgs({ options: { cases: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '4' }, single: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: {
+  cases: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '4' }, single: { type: 'string', default: '3' },
+  temporal: { type: 'string', default: 'dev,postgres' }, workers: { type: 'string', default: '1' },
+} });
 const batch = Number(values.cases);
 const concurrency = Number(values.concurrency);
 const singles = Number(values.single);
+const workers = Number(values.workers);
+const backends = values.temporal!.split(',').map((b) => {
+  if (b !== 'dev' && b !== 'postgres') throw new Error(`--temporal takes dev and/or postgres, not ${b}`);
+  return b;
+});
 
 // The applicant, built once.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-bench-cases-'));
@@ -49,7 +61,9 @@ const doc = await renderDocument({ template: 'moz-passport', seed: 5, portrait: 
 const { data, info } = await sharp(doc.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
 const rng = createRng(5);
 const shot = await cameraCapture({ width: info.width, height: info.height, rgb: new Uint8Array(data), zones: [] }, rng, { capturedAt: new Date() });
-const front = await encodeCameraJpeg(shot, rng, new Date());
+// The phone writes the capture time into EXIF: encoded per Case, at upload time, or the
+// authenticity check rightly sees a photo taken before the session (after its 5-minute tolerance).
+const photographNow = () => encodeCameraJpeg(shot, createRng(6), new Date());
 const id = doc.truth.identity;
 
 // Webhook arrivals by Case id.
@@ -67,99 +81,164 @@ const receiver = http.createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
 const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-const apiPort = await freePort();
-const stackDir = mkdtempSync(path.join(os.tmpdir(), 'ivs-bench-stack-'));
-const stack = await startStack({
-  dataDir: stackDir, pgPort: await freePort(), temporalPort: await freePort(), apiPort,
-  env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}` },
-});
-// A pool: concurrent applicants seed their challenges at the same time.
-const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
-const workerPid = stack.worker!.pid!;
+type Backend = 'dev' | 'postgres';
+interface Figures {
+  backend: Backend;
+  workers: number;
+  single: ReturnType<typeof summarize>;
+  loaded: ReturnType<typeof summarize>;
+  casesPerMin: number;
+  workerCpuSingle: number;
+  workerCpuLoaded: number;
+  apiCpuLoaded: number;
+  temporalCpuLoaded: number;
+  rssMb: number;
+  peakRssMb: number;
+  temporalRssMb: number;
+  assessments: Record<string, number>;
+}
+
 const clk = 100; // USER_HZ on Linux
-const cpuSeconds = () => {
-  const f = readFileSync(`/proc/${workerPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+const cpuSecondsOf = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) / clk; // utime + stime (stat fields 14 and 15; the split drops the first two)
 };
-const rssMb = (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${workerPid}/status`, 'utf8'))![1]) / 1024;
+const memMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-try {
-  const base = stack.apiUrl;
-  const json = async (method: string, p: string, key?: string, body?: unknown) => {
-    const r = await fetch(`${base}${p}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { 'x-api-key': key } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
-    return (await r.json()) as any;
-  };
-  const { api_key: key, project_id: projectId } = await json('POST', '/v1/signup', undefined, { name: 'bench cases' });
-  await json('PUT', `/v1/projects/${projectId}/webhook`, key, { url: hookUrl });
-
-  const runCase = async (): Promise<{ submitToWebhookMs: number; captureMs: number; assessment: string }> => {
-    const t0 = performance.now();
-    const v = await json('POST', '/v1/verifications', key, { accepted_documents: [{ country: 'MOZ', types: ['passport'] }], applicant: { given_names: id.given_names, surnames: id.surnames, date_of_birth: id.date_of_birth, document_number: id.document_number } });
-    const token = new URL(v.onboarding_url).pathname.split('/').pop()!;
-    const now = new Date();
-    await db.query('update verifications set liveness_challenge = $2 where id = $1', [v.id, { ...challenge, issued_at: now.toISOString(), deadline: new Date(now.getTime() + 600_000).toISOString() }]);
-    const send = async (kind: string, bytes: Buffer, meta?: unknown) => {
-      const form = new FormData();
-      form.append('kind', kind);
-      if (meta) form.append('meta', JSON.stringify(meta));
-      form.append('file', new Blob([new Uint8Array(bytes)]), 'f.jpg');
-      const r = await fetch(`${base}/o/${token}/uploads`, { method: 'POST', body: form });
-      if (r.status !== 201) throw new Error(`upload ${r.status} ${await r.text()}`);
+/** One backend: a stack of its own, a warm-up Case, single Cases, then the concurrent batch. */
+async function measure(backend: Backend): Promise<Figures> {
+  arrivals.clear();
+  const apiPort = await freePort();
+  const stackDir = mkdtempSync(path.join(os.tmpdir(), 'ivs-bench-stack-'));
+  const stack = await startStack({
+    dataDir: stackDir, pgPort: await freePort(), temporal: backend, temporalPort: await freePort(), apiPort, workers,
+    env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}` },
+  });
+  // A pool: concurrent applicants seed their challenges at the same time.
+  const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
+  const workerPids = stack.workers.map((w) => w.pid!);
+  const workerCpu = () => workerPids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const apiPid = stack.api!.pid!;
+  const temporalPid = stack.temporalProcess!.pid!;
+  try {
+    const base = stack.apiUrl;
+    const json = async (method: string, p: string, key?: string, body?: unknown) => {
+      const r = await fetch(`${base}${p}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { 'x-api-key': key } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
+      return (await r.json()) as any;
     };
-    await send('document_front', front);
-    for (const f of frames) await send('liveness_frame', f.image, f.meta);
-    const submitted = performance.now();
-    await json('POST', `/o/${token}/submit`, undefined, { document: { country: 'MOZ', type: 'passport' } });
-    const deadline = Date.now() + 300_000;
-    while (!arrivals.has(v.id)) {
-      if (Date.now() > deadline) throw new Error(`no webhook for ${v.id}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const done = await json('GET', `/v1/verifications/${v.id}`, key);
-    return { submitToWebhookMs: arrivals.get(v.id)! - submitted, captureMs: submitted - t0, assessment: done.assessment };
-  };
+    const { api_key: key, project_id: projectId } = await json('POST', '/v1/signup', undefined, { name: 'bench cases' });
+    await json('PUT', `/v1/projects/${projectId}/webhook`, key, { url: hookUrl });
 
-  await runCase(); // warm-up: models load per worker process, JIT, pools
+    const runCase = async (): Promise<{ submitToWebhookMs: number; captureMs: number; assessment: string }> => {
+      const t0 = performance.now();
+      const v = await json('POST', '/v1/verifications', key, { accepted_documents: [{ country: 'MOZ', types: ['passport'] }], applicant: { given_names: id.given_names, surnames: id.surnames, date_of_birth: id.date_of_birth, document_number: id.document_number } });
+      const token = new URL(v.onboarding_url).pathname.split('/').pop()!;
+      const now = new Date();
+      await db.query('update verifications set liveness_challenge = $2 where id = $1', [v.id, { ...challenge, issued_at: now.toISOString(), deadline: new Date(now.getTime() + 600_000).toISOString() }]);
+      const send = async (kind: string, bytes: Buffer, meta?: unknown) => {
+        const form = new FormData();
+        form.append('kind', kind);
+        if (meta) form.append('meta', JSON.stringify(meta));
+        form.append('file', new Blob([new Uint8Array(bytes)]), 'f.jpg');
+        const r = await fetch(`${base}/o/${token}/uploads`, { method: 'POST', body: form });
+        if (r.status !== 201) throw new Error(`upload ${r.status} ${await r.text()}`);
+      };
+      await send('document_front', await photographNow());
+      for (const f of frames) await send('liveness_frame', f.image, f.meta);
+      const submitted = performance.now();
+      await json('POST', `/o/${token}/submit`, undefined, { document: { country: 'MOZ', type: 'passport' } });
+      const deadline = Date.now() + 300_000;
+      while (!arrivals.has(v.id)) {
+        if (Date.now() > deadline) throw new Error(`no webhook for ${v.id}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const done = await json('GET', `/v1/verifications/${v.id}`, key);
+      return { submitToWebhookMs: arrivals.get(v.id)! - submitted, captureMs: submitted - t0, assessment: done.assessment };
+    };
 
-  const single: number[] = [];
-  const assessments: string[] = [];
-  const cpu0 = cpuSeconds();
-  for (let i = 0; i < singles; i++) {
-    const r = await runCase();
-    single.push(r.submitToWebhookMs);
-    assessments.push(r.assessment);
-  }
-  const cpuSingle = (cpuSeconds() - cpu0) / singles;
+    // Warm-up: models load per worker process, JIT, pools (one Case per worker).
+    await Promise.all(workerPids.map(() => runCase()));
 
-  const cpu1 = cpuSeconds();
-  const loaded: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < batch) {
-      next++;
+    const single: number[] = [];
+    const assessments: string[] = [];
+    const cpu0 = workerCpu();
+    for (let i = 0; i < singles; i++) {
       const r = await runCase();
-      loaded.push(r.submitToWebhookMs);
+      single.push(r.submitToWebhookMs);
       assessments.push(r.assessment);
     }
-  }));
-  const wallMin = (performance.now() - t0) / 60_000;
-  const cpuLoaded = (cpuSeconds() - cpu1) / batch;
+    const workerCpuSingle = (workerCpu() - cpu0) / singles;
 
-  const s1 = summarize(single);
-  const sN = summarize(loaded);
-  console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.versions.node}; Temporal dev server; 1 worker; ${frames.length} liveness frames + 1 document per Case`);
-  console.log(`single Case, submit → webhook (n=${s1.n}): p50 ${fmt(s1.p50 / 1000, 2)} s, p95 ${fmt(s1.p95 / 1000, 2)} s, p99 ${fmt(s1.p99 / 1000, 2)} s; worker CPU ${fmt(cpuSingle, 2)} s per Case`);
-  console.log(`${concurrency} concurrent applicants, ${batch} Cases (capture + processing overlapped), submit → webhook: p50 ${fmt(sN.p50 / 1000, 2)} s, p95 ${fmt(sN.p95 / 1000, 2)} s, p99 ${fmt(sN.p99 / 1000, 2)} s`);
-  console.log(`throughput: ${fmt(batch / wallMin, 1)} Cases per minute end to end (create, ${frames.length + 1} uploads, submit, webhook); worker CPU ${fmt(cpuLoaded, 2)} s per Case`);
-  console.log(`worker RSS now ${fmt(rssMb('VmRSS'), 0)} MB, peak ${fmt(rssMb('VmHWM'), 0)} MB`);
-  const counts = assessments.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {});
-  console.log(`assessments: ${JSON.stringify(counts)}`);
+    const cpu1 = workerCpu();
+    const api1 = cpuSecondsOf(apiPid);
+    const temporal1 = cpuSecondsOf(temporalPid);
+    const loaded: number[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (next < batch) {
+        next++;
+        const r = await runCase();
+        loaded.push(r.submitToWebhookMs);
+        assessments.push(r.assessment);
+      }
+    }));
+    const wallMin = (performance.now() - t0) / 60_000;
+    return {
+      backend,
+      workers,
+      single: summarize(single),
+      loaded: summarize(loaded),
+      casesPerMin: batch / wallMin,
+      workerCpuSingle,
+      workerCpuLoaded: (workerCpu() - cpu1) / batch,
+      apiCpuLoaded: (cpuSecondsOf(apiPid) - api1) / batch,
+      temporalCpuLoaded: (cpuSecondsOf(temporalPid) - temporal1) / batch,
+      rssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmRSS')), 0),
+      peakRssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmHWM')), 0),
+      temporalRssMb: memMb(temporalPid, 'VmHWM'),
+      assessments: assessments.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {}),
+    };
+  } finally {
+    await db.end();
+    await stack.stop();
+    rmSync(stackDir, { recursive: true, force: true });
+  }
+}
+
+const results: Figures[] = [];
+const skipped: string[] = [];
+try {
+  for (const backend of backends) {
+    if (backend === 'postgres' && !findTemporalBinaries()) {
+      skipped.push(`Temporal on PostgreSQL: unavailable (server ${TEMPORAL_SERVER_VERSION} not built: npm run temporal:postgres -- build)`);
+      continue;
+    }
+    results.push(await measure(backend));
+  }
 } finally {
-  await db.end();
-  await stack.stop();
   receiver.close();
   rmSync(dir, { recursive: true, force: true });
-  rmSync(stackDir, { recursive: true, force: true });
 }
+
+const label = { dev: 'dev server (SQLite)', postgres: `Temporal ${TEMPORAL_SERVER_VERSION} on PostgreSQL` } as const;
+const s = (ms: number) => fmt(ms / 1000, 2);
+const cores = os.cpus().length;
+console.log(`\nmachine: ${cores} cores, ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.versions.node}; ${workers} worker(s); ${frames.length} liveness frames + 1 document per Case; ${concurrency} concurrent applicants × ${batch} Cases`);
+const rows: [string, (f: Figures) => string][] = [
+  [`single Case submit → webhook p50 / p95 / p99 (s, n=${singles})`, (f) => `${s(f.single.p50)} / ${s(f.single.p95)} / ${s(f.single.p99)}`],
+  [`${concurrency} concurrent, submit → webhook p50 / p95 / p99 (s)`, (f) => `${s(f.loaded.p50)} / ${s(f.loaded.p95)} / ${s(f.loaded.p99)}`],
+  ['Cases per minute, end to end (capture overlapped)', (f) => fmt(f.casesPerMin, 1)],
+  ['worker CPU per Case, single / loaded (s)', (f) => `${fmt(f.workerCpuSingle, 2)} / ${fmt(f.workerCpuLoaded, 2)}`],
+  [`engine-bound ceiling: ${cores} cores × 60 / worker CPU (Cases/min)`, (f) => fmt((cores * 60) / f.workerCpuLoaded, 1)],
+  ['api CPU per Case, loaded (s; 55 uploads + create + submit)', (f) => fmt(f.apiCpuLoaded, 2)],
+  ['Temporal server CPU per Case, loaded (s)', (f) => fmt(f.temporalCpuLoaded, 3)],
+  ['worker RSS now / peak (MB, largest worker)', (f) => `${fmt(f.rssMb, 0)} / ${fmt(f.peakRssMb, 0)}`],
+  ['Temporal server peak RSS (MB)', (f) => fmt(f.temporalRssMb, 0)],
+  ['assessments', (f) => Object.entries(f.assessments).map(([k, n]) => `${k} ${n}`).join(', ')],
+];
+const width = Math.max(...rows.map(([r]) => r.length));
+console.log(`${''.padEnd(width)}  ${results.map((f) => label[f.backend].padEnd(34)).join('  ')}`);
+for (const [name, cell] of rows) console.log(`${name.padEnd(width)}  ${results.map((f) => cell(f).padEnd(34)).join('  ')}`);
+for (const line of skipped) console.log(line);

@@ -26,6 +26,17 @@ const ZEnv = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('cases'),
   TEMPORAL_UI_URL: z.string().default('http://127.0.0.1:8233'),
+  /**
+   * TLS to the Temporal frontend (Temporal Cloud, a self-hosted server with TLS): on when any of the
+   * files or an API key is given, unless TEMPORAL_TLS=false. mTLS: cert and key files (PEM) together.
+   */
+  TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+  TEMPORAL_TLS_CERT_FILE: z.string().optional(),
+  TEMPORAL_TLS_KEY_FILE: z.string().optional(),
+  TEMPORAL_TLS_CA_FILE: z.string().optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
+  /** Temporal Cloud API key (instead of client certificates). */
+  TEMPORAL_API_KEY: z.string().optional(),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, '.data')),
   BLOB_DIR: z.string().optional(),
   /** 32 bytes, hex or base64: encrypts blobs at rest. */
@@ -80,7 +91,7 @@ export interface AppConfig {
   host: string;
   publicBaseUrl: string;
   databaseUrl: string | undefined;
-  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string };
+  temporal: { address: string; namespace: string; taskQueue: string; uiUrl: string; tls: TemporalTls | null; apiKey: string | undefined };
   dataDir: string;
   blobDir: string;
   blobKey: Buffer;
@@ -102,6 +113,21 @@ export interface AppConfig {
   };
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   auth: AuthConfig;
+}
+
+/** Paths, read when connecting (platform/temporal-client.ts). */
+export interface TemporalTls { certFile?: string; keyFile?: string; caFile?: string; serverName?: string }
+
+function temporalTls(e: z.infer<typeof ZEnv>): TemporalTls | null {
+  if (Boolean(e.TEMPORAL_TLS_CERT_FILE) !== Boolean(e.TEMPORAL_TLS_KEY_FILE)) throw new Error('TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together (mTLS)');
+  const any = e.TEMPORAL_TLS_CERT_FILE || e.TEMPORAL_TLS_CA_FILE || e.TEMPORAL_TLS_SERVER_NAME || e.TEMPORAL_API_KEY;
+  if (e.TEMPORAL_TLS === 'false') {
+    // An API key or a client certificate over plain text would be sent in the clear.
+    if (e.TEMPORAL_API_KEY || e.TEMPORAL_TLS_CERT_FILE) throw new Error('TEMPORAL_TLS=false refuses TEMPORAL_API_KEY and client certificates');
+    return null;
+  }
+  if (e.TEMPORAL_TLS !== 'true' && !any) return null;
+  return { certFile: e.TEMPORAL_TLS_CERT_FILE, keyFile: e.TEMPORAL_TLS_KEY_FILE, caFile: e.TEMPORAL_TLS_CA_FILE, serverName: e.TEMPORAL_TLS_SERVER_NAME };
 }
 
 export interface OAuthClientConfig { clientId: string; clientSecret: string }
@@ -191,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/$/, ''),
     databaseUrl: e.DATABASE_URL,
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiUrl: e.TEMPORAL_UI_URL },
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiUrl: e.TEMPORAL_UI_URL, tls: temporalTls(e), apiKey: e.TEMPORAL_API_KEY },
     dataDir,
     blobDir: path.resolve(e.BLOB_DIR ?? path.join(dataDir, 'blobs')),
     blobKey: parseKey('BLOB_ENCRYPTION_KEY', blobKey!),

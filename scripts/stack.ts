@@ -6,11 +6,13 @@ import { createOrm } from '../db/orm.js';
 import { startEmbeddedPostgres, type RunningPostgres } from '../platform/postgres.js';
 import { startTemporalDevServer, type RunningTemporal } from '../platform/temporal-server.js';
 import { startAuthStandins, type RunningStandins } from '../platform/auth-standins.js';
+import { startTemporalPostgres } from './temporal-postgres.js';
 
 /**
  * Starts the whole stack on embedded defaults: PostgreSQL (unless a DATABASE_URL is given), the
- * Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS is given), migrations, the api
- * and the worker. Used by `npm start` and by the integration test setup.
+ * Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS is given; `temporal: 'postgres'`
+ * runs a Temporal server on that PostgreSQL instead), migrations, the api and the worker (or as
+ * many of each as asked). Used by `npm start` and by the integration test setup.
  */
 export interface StackOptions {
   dataDir: string;
@@ -20,7 +22,15 @@ export interface StackOptions {
   temporalPort: number;
   temporalUiPort?: number;
   temporalDbFile?: string;
+  /** 'dev' (default): the Temporal CLI's dev server (SQLite); 'postgres': scripts/temporal-postgres.ts. */
+  temporal?: 'dev' | 'postgres';
+  /** Use the Temporal server's default internal ports (7234, 6933, …) rather than free ones. */
+  temporalFixedPorts?: boolean;
   apiPort: number;
+  /** Ports of api processes beyond the first (one process each, same database and Temporal). */
+  extraApiPorts?: number[];
+  /** Worker processes (default 1), all polling the same task queue. */
+  workers?: number;
   env?: NodeJS.ProcessEnv;
   log?: (m: string) => void;
   startApi?: boolean;
@@ -35,12 +45,20 @@ export interface RunningStack {
   temporalAddress: string;
   temporalUiUrl: string | null;
   apiUrl: string;
+  /** Every api process's URL, the first being `apiUrl`. */
+  apiUrls: string[];
+  temporalKind: 'dev' | 'postgres' | 'external';
+  /** The Temporal server process this stack started (null for an external one). */
+  temporalProcess: ChildProcess | null;
   /** The local sign-in stand-ins, when started (outside production, no real client ids given). */
   standins: RunningStandins | null;
   env: NodeJS.ProcessEnv;
   api: ChildProcess | null;
   worker: ChildProcess | null;
-  startWorker(): Promise<ChildProcess>;
+  apis: ChildProcess[];
+  workers: ChildProcess[];
+  /** Starts a worker; it replaces the first worker unless `extra` (then it is added). */
+  startWorker(extra?: boolean): Promise<ChildProcess>;
   stop(): Promise<void>;
 }
 
@@ -77,11 +95,11 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
   const log = o.log ?? (() => {});
   let pg: RunningPostgres | null = null;
   let temporal: RunningTemporal | null = null;
-  let api: ChildProcess | null = null;
-  let worker: ChildProcess | null = null;
+  const apis: ChildProcess[] = [];
+  const workers: ChildProcess[] = [];
   let standins: RunningStandins | null = null;
   const stop = async () => {
-    await Promise.all([stopChild(api), stopChild(worker)]);
+    await Promise.all([...apis, ...workers].map((c) => stopChild(c)));
     await standins?.stop();
     await temporal?.stop();
     await pg?.stop();
@@ -94,7 +112,10 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       databaseUrl = pg.url;
     }
     let temporalAddress = o.temporalAddress;
-    if (!temporalAddress) {
+    if (!temporalAddress && o.temporal === 'postgres') {
+      temporal = await startTemporalPostgres({ databaseUrl, port: o.temporalPort, fixedPorts: o.temporalFixedPorts, log, logFile: o.logFile });
+      temporalAddress = temporal.address;
+    } else if (!temporalAddress) {
       log('starting Temporal dev server');
       temporal = await startTemporalDevServer({ port: o.temporalPort, uiPort: o.temporalUiPort, dbFile: o.temporalDbFile, headless: !o.temporalUiPort });
       temporalAddress = temporal.address;
@@ -121,21 +142,33 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       DATA_DIR: o.dataDir,
       ...(temporal?.uiUrl ? { TEMPORAL_UI_URL: temporal.uiUrl } : {}),
     };
-    const startWorker = async () => {
-      worker = await forkService('worker/main.ts', env, 'worker', { logFile: o.logFile });
+    const startWorker = async (extra = false) => {
+      const worker = await forkService('worker/main.ts', env, 'worker', { logFile: o.logFile });
+      if (extra || workers.length === 0) workers.push(worker);
+      else workers[0] = worker;
       return worker;
     };
-    if (o.startWorker !== false) await startWorker();
-    if (o.startApi !== false) api = await forkService('api/server.ts', env, 'api', { logFile: o.logFile });
+    // Workers start one after another: each bundles the workflow code and loads the engines, and
+    // doing both at once on a small machine only makes every one of them slower to become ready.
+    if (o.startWorker !== false) for (let i = 0; i < (o.workers ?? 1); i++) await startWorker(true);
+    const apiPorts = [o.apiPort, ...(o.extraApiPorts ?? [])];
+    if (o.startApi !== false) {
+      for (const port of apiPorts) apis.push(await forkService('api/server.ts', { ...env, PORT: String(port) }, 'api', { logFile: o.logFile }));
+    }
     return {
       databaseUrl,
       temporalAddress,
       temporalUiUrl: temporal?.uiUrl ?? null,
+      temporalKind: o.temporalAddress ? 'external' : (o.temporal ?? 'dev'),
+      temporalProcess: temporal?.process ?? null,
       apiUrl: `http://127.0.0.1:${o.apiPort}`,
+      apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
       standins,
       env,
-      get api() { return api; },
-      get worker() { return worker; },
+      get api() { return apis[0] ?? null; },
+      get worker() { return workers[0] ?? null; },
+      apis,
+      workers,
       startWorker,
       stop,
     } as RunningStack;

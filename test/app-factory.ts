@@ -15,7 +15,7 @@ export async function inProcessApp(env: Record<string, string> = {}): Promise<{ 
   const s = stack();
   const config = loadConfig({ ...s.env, LOG_LEVEL: 'silent', ...env });
   const orm = await createOrm(config.databaseUrl!);
-  const temporal = await createTemporalClient(config.temporal.address, config.temporal.namespace);
+  const temporal = await createTemporalClient(config.temporal);
   const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log: createLogger('silent', 'test') });
   await app.ready();
   return {

@@ -8,6 +8,7 @@ import { createOrm } from '../db/orm.js';
 import { createLocalBlobStore } from '../platform/blob-store.js';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
+import { temporalConnectionOptions } from '../platform/temporal-client.js';
 
 /**
  * The worker process: Case workflows and all activities on one task queue. Stateless; run as many
@@ -32,7 +33,7 @@ if (unhonoured.length > 0) {
 }
 const blobs = createLocalBlobStore(config.blobDir, config.blobKey);
 const engines = createEngineRegistry(log);
-const connection = await NativeConnection.connect({ address: config.temporal.address });
+const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
 const workflowBundle = await bundleWorkflowCode({
   workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
   logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: (m) => log.warn(m), error: (m) => log.error(m) },
