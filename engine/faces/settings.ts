@@ -214,3 +214,21 @@ export const FACE_SETTINGS_V2: FaceEngineSettings = {
     attack: { borderSides: 3, borderMinLength: 1.2, moireMaxPeakRatio: 800, maxGlareFraction: 0.05, minBlendRatio: 0.25, minIdentitySimilarity: 0.4, failAtDissents: 2 },
   },
 };
+
+/**
+ * Settings v3 (`faces-2026.11.3`, engine profile ep-2026.11-6-faces, issue 14): the face-match
+ * threshold calibrated on real public photos (`npm run bench:face-match`: LFW, 1680 people, and
+ * Microsoft's Face sample families; identities split ≈ 70/30 before anything was measured). The
+ * threshold is the higher of the tuning split's two conditions (photo vs photo 0.413, ID-card
+ * portrait vs photo 0.399) at a false-accept rate of 0.01 %; between the same conditions' FAR-0.1 %
+ * thresholds (0.337, 0.326 → 0.337) and it the match goes to review, not failed. Held-out figures
+ * in engine/faces/README.md. Liveness as v2.
+ */
+export const FACE_SETTINGS_V3: FaceEngineSettings = {
+  ...FACE_SETTINGS_V2,
+  version: 'faces-2026.11.3',
+  match: { threshold: 0.413, reviewBelow: 0.337 },
+};
+
+/** The face settings new Cases run with (the current engine profile's), for benches and tools. */
+export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V3;
