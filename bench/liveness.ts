@@ -19,11 +19,11 @@ import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { FACE_SETTINGS_V2 } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
 import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 
-const settings = FACE_SETTINGS_V2;
+const settings = CURRENT_FACE_SETTINGS;
 const NOW = new Date('2026-11-21T12:00:00Z');
 const FPS = 10;
 const argv = process.argv.slice(2);
