@@ -36,6 +36,8 @@ export const CALIBRATION_FAR = 0.0001;
 
 export interface ConditionResult {
   name: string;
+  /** Impostor pairs of relatives (Microsoft's sample families, both splits): the hardest impostors here. */
+  relatives?: number[];
   tuning: Scores;
   heldOut: Scores;
   /** Photos (or cards) on which no face was found: left out of every pair. */
@@ -158,9 +160,13 @@ export async function calibrate(models: FaceModels, settings: FaceEngineSettings
   }
   cache.save();
   const photoPairs = pairScores(photoItems, photoItems, true);
+  const family = (f: PublicFace) => f.identity.split('-')[0];
+  const fam = photoItems.filter((x) => x.face.set === 'azure-face');
+  const relatives: number[] = [];
+  for (let i = 0; i < fam.length; i++) for (let j = i + 1; j < fam.length; j++) if (fam[i]!.face.identity !== fam[j]!.face.identity && family(fam[i]!.face) === family(fam[j]!.face)) relatives.push(dot(fam[i]!.emb, fam[j]!.emb));
   const cardPairs = pairScores(cardItems, photoItems, false);
   return [
-    { name: 'photo vs photo', ...photoPairs, noFace, items: photos.length },
+    { name: 'photo vs photo', ...photoPairs, noFace, items: photos.length, relatives },
     { name: 'ID-card portrait vs photo', ...cardPairs, noFace: noCardFace, items: firstOf.size },
   ];
 }
@@ -171,6 +177,7 @@ const pct = (v: number, d = 1) => `${(v * 100).toFixed(d)} %`;
 export function report(results: ConditionResult[], configured: number, reviewBelow = configured): string[] {
   const out: string[] = [];
   for (const r of results) {
+    const rel = r.relatives;
     out.push(`### ${r.name} (${r.items} ${r.name.startsWith('ID') ? 'cards' : 'photos'}, no face found on ${r.noFace})`);
     for (const [label, s] of [['tuning', r.tuning], ['held out', r.heldOut]] as const) {
       const line = [`${label}: ${s.same.length} genuine / ${s.diff.length} impostor pairs`];
@@ -189,6 +196,10 @@ export function report(results: ConditionResult[], configured: number, reviewBel
         const failedSame = s.same.filter((x) => x < reviewBelow).length;
         out.push(`  review band [${reviewBelow.toFixed(3)}, ${configured.toFixed(3)}): genuine ${pct(band(s.same) / (s.same.length || 1))} to review, ${pct(failedSame / (s.same.length || 1))} failed; impostors ${pct(band(s.diff) / (s.diff.length || 1), 3)} to review (${band(s.diff)})`);
       }
+    }
+    if (rel?.length) {
+      const sorted = [...rel].sort((a, b) => b - a);
+      out.push(`relatives (parent/child, siblings, spouses of the sample families; both splits): ${rel.length} pairs, highest ${sorted.slice(0, 3).map((v) => v.toFixed(3)).join(', ')}; ${rel.filter((v) => v >= configured).length} at or above ${configured.toFixed(3)}, ${rel.filter((v) => v >= reviewBelow).length} at or above ${reviewBelow.toFixed(3)}`);
     }
   }
   return out;
