@@ -241,7 +241,7 @@ export const FACE_SETTINGS_V3: FaceEngineSettings = {
   v2: {
     ...FACE_SETTINGS_V2.v2!,
     // Two screen-replay signals from the real clips' tuning split (README "Liveness v3"): the panel
-    // around the face (genuine ≤ 0.42, replays 2.3–2.9; LFW photos ≥ 1.5 in 2.2 %) and the skin-tone
+    // around the face (genuine ≤ 0.42, replays 2.3–2.9; LFW photos ≥ 1.5 in 2.3 %) and the skin-tone
     // gamut (genuine ≥ 0.93, replays 0.47; LFW photos < 0.6 in 1.3 %).
     attack: { ...FACE_SETTINGS_V2.v2!.attack, minScreenFrameEnclosure: 1.5, minSkinToneFraction: 0.6, skinToneFrames: 9 },
   },
