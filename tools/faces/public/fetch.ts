@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadPublicFaces, PUBLIC_FACES_DATA_DIR, type PublicFace } from './sources.js';
+import { loadPublicFaces, PUBLIC_FACES_DATA_DIR, PUBLIC_FACES_DIR, type PublicFace } from './sources.js';
 
 /**
  * Materialises the photos of `sources.json` under .data/faces-public from snapshots of the named
@@ -45,8 +45,50 @@ export function fetchPublicFaces(): { ready: number; missing: string[] } {
   return { ready, missing };
 }
 
+/** Public clips for the liveness bench (`videos.json`), beside ../shared/videos; same rules as the photos. */
+export interface PublicVideo {
+  name: string;
+  repo: string;
+  commit: string;
+  path: string;
+  sha256: string;
+  bytes: number;
+  licence: string;
+  content: string;
+}
+
+export const PUBLIC_VIDEOS_DATA_DIR = path.resolve(PUBLIC_FACES_DATA_DIR, '..', 'videos-public');
+
+export function loadPublicVideos(): PublicVideo[] {
+  return JSON.parse(readFileSync(path.join(PUBLIC_FACES_DIR, 'videos.json'), 'utf8')) as PublicVideo[];
+}
+
+/** Materialises the clips of `videos.json` under .data/videos-public (sha256-checked); returns the names missing. */
+export function fetchPublicVideos(): string[] {
+  mkdirSync(PUBLIC_VIDEOS_DATA_DIR, { recursive: true });
+  const missing: string[] = [];
+  for (const v of loadPublicVideos()) {
+    const target = path.join(PUBLIC_VIDEOS_DATA_DIR, v.name);
+    let bytes: Buffer | null = existsSync(target) ? readFileSync(target) : null;
+    if (!bytes) {
+      try {
+        bytes = execFileSync('git', ['--git-dir', path.join(MIRROR_DIR, v.repo.replace('/', '+'), 'repo'), 'show', `${v.commit}:${v.path}`], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+      } catch {
+        bytes = null;
+      }
+    }
+    if (!bytes || createHash('sha256').update(bytes).digest('hex') !== v.sha256) {
+      missing.push(v.name);
+      continue;
+    }
+    if (!existsSync(target)) writeFileSync(target, bytes);
+  }
+  return missing;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = fetchPublicFaces();
-  console.log(JSON.stringify({ ready: r.ready, missing: r.missing.length }));
+  const videosMissing = fetchPublicVideos();
+  console.log(JSON.stringify({ ready: r.ready, missing: r.missing.length, videos_missing: videosMissing }));
   if (r.missing.length) console.log(`missing (fetch the repositories first): ${r.missing.slice(0, 10).join(', ')}`);
 }
