@@ -24,7 +24,7 @@ import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
-import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
 import { screenFrame, skinToneFraction } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
@@ -63,6 +63,15 @@ interface Result {
 const results: Result[] = [];
 for (const [n, c] of labels.cases.entries()) {
   if (only && !c.id.includes(only)) continue;
+  if (c.file.startsWith('public/')) {
+    // Public clips come from a repository snapshot (tools/faces/public/videos.json): say so, and go on, when absent.
+    try {
+      clipPath(c.file);
+    } catch (e) {
+      console.log(`(case ${c.id} skipped: ${(e as Error).message})`);
+      continue;
+    }
+  }
   for (const colour of [false, true]) {
     const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed: 1000 + n });
     const cpu0 = process.cpuUsage();
