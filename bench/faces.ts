@@ -1,6 +1,8 @@
 /**
- * `npm run bench:faces`: latency, memory and accuracy of the face engine on the shared photos and
- * clips. Figures on a shared 2-core machine are noisy; run twice and read the spread.
+ * `npm run bench:faces`: latency, memory and accuracy of the face engine. Real data first: the
+ * face-match calibration on public photos (bench/face-calibration.ts: LFW and Microsoft's Face
+ * samples, tuning and held-out identities), then the shared photos, then synthetic documents and
+ * the liveness scenarios. Figures on a shared 2-core machine are noisy; run twice and read the spread.
  * Writes every liveness capture to .data/faces-bench/<name>/ (frames + frames.json +
  * challenge.json) so that `npm run engine -- liveness` can be run on any of them.
  */
@@ -14,12 +16,16 @@ import { decodeImage } from '../engine/faces/image.js';
 import { createFaceEngine } from '../engine/faces/index.js';
 import { compareImages } from '../engine/faces/face-match.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { DEFAULT_FACE_SETTINGS } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS, DEFAULT_FACE_SETTINGS } from '../engine/faces/settings.js';
+import { CALIBRATION_FAR, calibrate, report as calibrationReport, thresholdAtFar } from './face-calibration.js';
 import { syntheticIdCard } from '../tools/faces/testing/document.js';
 import { scenarios } from '../tools/faces/testing/scenarios.js';
 import { readFile } from 'node:fs/promises';
 
+// Face match runs with the current profile's settings (its calibrated threshold); the liveness
+// scenarios below keep the v1 settings they were written for (bench:liveness measures v2 on real clips).
 const settings = DEFAULT_FACE_SETTINGS;
+const matchSettings = CURRENT_FACE_SETTINGS;
 const mb = (b: number) => `${Math.round(b / 2 ** 20)} MB`;
 const ms = (v: number) => `${Math.round(v)} ms`;
 const stats = (v: number[]) => `p50 ${ms(quantile(v, 0.5))}, p95 ${ms(quantile(v, 0.95))} (n=${v.length})`;
@@ -44,8 +50,22 @@ const engine = await createFaceEngine(settings);
 const rssLoaded = process.memoryUsage().rss;
 // A second copy of the models for per-frame timing and photo-pair similarity; RSS is read before it loads.
 const models = await loadFaceModels(modelsDir(), settings);
-console.log(`# face engine bench (settings ${settings.version}, ${settings.threads} ONNX thread(s) per session)`);
+const matchEngine = await createFaceEngine(matchSettings);
+console.log(`# face engine bench (face match: settings ${matchSettings.version}; liveness scenarios: ${settings.version}; ${settings.threads} ONNX thread(s) per session)`);
 console.log(`RSS with all models loaded: ${mb(rssLoaded)}`);
+
+// --- Real first: face-match calibration on public photos, tuning and held-out identities ---
+{
+  const t0 = performance.now();
+  const results = await calibrate(models, matchSettings);
+  const photo = results[0]!, card = results[1]!;
+  console.log(`\n## Face-match calibration on real public photos (${matchSettings.models.recognizer.file}; bench/face-calibration.ts, ${Math.round((performance.now() - t0) / 1000)} s)`);
+  console.log(
+    `threshold rule: the higher of the tuning split's thresholds at FAR ${(CALIBRATION_FAR * 100).toFixed(2)} % (photo vs photo ${thresholdAtFar(photo.tuning.diff, CALIBRATION_FAR).toFixed(3)}, ` +
+      `card vs photo ${thresholdAtFar(card.tuning.diff, CALIBRATION_FAR).toFixed(3)}); configured ${matchSettings.match.threshold}, review from ${matchSettings.match.reviewBelow}`,
+  );
+  for (const l of calibrationReport(results, matchSettings.match.threshold, matchSettings.match.reviewBelow)) console.log(l);
+}
 
 // --- Face match on the shared photos ---
 const photos = [
@@ -58,7 +78,7 @@ for (const p of photos) cards.set(p, (await syntheticIdCard(await readFile(p))).
 const matchTimes: number[] = [];
 for (let i = 0; i < photos.length; i++) {
   for (let j = i + 1; j < photos.length; j++) {
-    const s = await compareImages(models, settings, photos[i]!, photos[j]!);
+    const s = await compareImages(models, matchSettings, photos[i]!, photos[j]!);
     if (s === null) continue;
     (identityOf(photos[i]!) === identityOf(photos[j]!) ? same : diff).push(s);
   }
@@ -66,7 +86,7 @@ for (let i = 0; i < photos.length; i++) {
   for (let j = 0; j < photos.length; j++) {
     if (i === j) continue;
     const t = performance.now();
-    const outcome = await engine.matchFaces({ selfie: await readFile(photos[i]!), document: cards.get(photos[j]!)! });
+    const outcome = await matchEngine.matchFaces({ selfie: await readFile(photos[i]!), document: cards.get(photos[j]!)! });
     matchTimes.push(performance.now() - t);
     const s = outcome.evidence.similarity;
     if (typeof s !== 'number') continue;
@@ -74,7 +94,7 @@ for (let i = 0; i < photos.length; i++) {
   }
 }
 const dist = (v: number[]) => `min ${fmt(Math.min(...v))} p5 ${fmt(quantile(v, 0.05))} p50 ${fmt(quantile(v, 0.5))} p95 ${fmt(quantile(v, 0.95))} max ${fmt(Math.max(...v))} (n=${v.length})`;
-console.log(`\n## Face match (${settings.models.recognizer.file}, threshold ${settings.match.threshold}) on ${photos.length} photos of 8 people`);
+console.log(`\n## Face match (${matchSettings.models.recognizer.file}, threshold ${matchSettings.match.threshold}) on ${photos.length} shared photos of 8 people (../shared/faces)`);
 for (const [label, s, d] of [['photo vs photo', same, diff], ['selfie vs synthetic ID card portrait', docSame, docDiff]] as const) {
   console.log(`${label}: same ${dist(s)}`);
   console.log(`${label}: different ${dist(d)}`);
@@ -82,8 +102,8 @@ for (const [label, s, d] of [['photo vs photo', same, diff], ['selfie vs synthet
     const r = tarAtFar(s, d, far);
     console.log(`${label}: TAR ${(r.tar * 100).toFixed(1)}% at FAR ${far * 100}% (threshold ${fmt(r.threshold)}; ${d.length} impostor pairs, so FAR ${far * 100}% means ≤ ${Math.floor(far * d.length)} accepted)`);
   }
-  const fa = d.filter((v) => v >= settings.match.threshold).length;
-  const fr = s.filter((v) => v < settings.match.threshold).length;
+  const fa = d.filter((v) => v >= matchSettings.match.threshold).length;
+  const fr = s.filter((v) => v < matchSettings.match.threshold).length;
   console.log(`${label}: at the configured threshold: false accepts ${fa}/${d.length}, false rejects ${fr}/${s.length}`);
 }
 console.log(`matchFaces latency: ${stats(matchTimes)}`);
@@ -106,7 +126,7 @@ if (corpus) {
     const scene = await corpus.photograph(doc.image, 500 + i);
     for (const selfie of photos) {
       if (path.resolve(selfie) === path.resolve(facesDir(), portrait.file)) continue;
-      const outcome = await engine.matchFaces({ selfie: await readFile(selfie), document: scene.image });
+      const outcome = await matchEngine.matchFaces({ selfie: await readFile(selfie), document: scene.image });
       const sim = outcome.evidence.similarity;
       if (typeof sim !== 'number') {
         noFace++;
@@ -122,7 +142,7 @@ if (corpus) {
     const r = tarAtFar(cSame, cDiff, far);
     console.log(`TAR ${(r.tar * 100).toFixed(1)}% at FAR ${far * 100}% (threshold ${fmt(r.threshold)}, ${cDiff.length} impostor pairs)`);
   }
-  console.log(`at the configured threshold: false accepts ${cDiff.filter((v) => v >= settings.match.threshold).length}/${cDiff.length}, false rejects ${cSame.filter((v) => v < settings.match.threshold).length}/${cSame.length}; no face found ${noFace}`);
+  console.log(`at the configured threshold: false accepts ${cDiff.filter((v) => v >= matchSettings.match.threshold).length}/${cDiff.length}, false rejects ${cSame.filter((v) => v < matchSettings.match.threshold).length}/${cSame.length}; no face found ${noFace}`);
 } else {
   console.log('\n(tools/corpus not available: corpus face-match section skipped)');
 }
@@ -173,4 +193,5 @@ console.log(`load average at the end: ${(await import('node:os')).loadavg().map(
 console.log(`RSS at the end: ${mb(process.memoryUsage().rss)} (includes the second model copy and the bench's own buffers)`);
 console.log(`captures written to ${outDir}`);
 await engine.close();
+await matchEngine.close();
 await models.release();

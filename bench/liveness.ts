@@ -9,6 +9,9 @@
  * Held-out cases (sha256(id) starts with 0–4) are reported separately and were never used to
  * choose a threshold.
  *
+ * Then the v3 image signals' false alarms on real still faces (LFW photos of tuning identities),
+ * then synthetic attacks.
+ *
  * `--json FILE` also writes every per-case result.
  */
 import { createHash } from 'node:crypto';
@@ -19,11 +22,15 @@ import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { FACE_SETTINGS_V2 } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
-import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { decodeImage } from '../engine/faces/image.js';
+import { screenFrame, skinToneFraction } from '../engine/faces/screen-cues.js';
+import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
+import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
-const settings = FACE_SETTINGS_V2;
+const settings = CURRENT_FACE_SETTINGS;
 const NOW = new Date('2026-11-21T12:00:00Z');
 const FPS = 10;
 const argv = process.argv.slice(2);
@@ -56,6 +63,15 @@ interface Result {
 const results: Result[] = [];
 for (const [n, c] of labels.cases.entries()) {
   if (only && !c.id.includes(only)) continue;
+  if (c.file.startsWith('public/')) {
+    // Public clips come from a repository snapshot (tools/faces/public/videos.json): say so, and go on, when absent.
+    try {
+      clipPath(c.file);
+    } catch (e) {
+      console.log(`(case ${c.id} skipped: ${(e as Error).message})`);
+      continue;
+    }
+  }
   for (const colour of [false, true]) {
     const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed: 1000 + n });
     const cpu0 = process.cpuUsage();
@@ -120,6 +136,30 @@ function report(title: string, rs: Result[]) {
 console.log(`# liveness bench (settings ${settings.version}), ${new Date().toISOString()}`);
 report('Real clips, tuning set', results.filter((r) => !r.held_out));
 report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.held_out));
+
+// --- Real still faces: false alarms of the v3 image signals on LFW photos of tuning identities ---
+// (every other photo; achromatic ones are not measurable). A check of the thresholds chosen on the
+// tuning clips against real faces in many lights and scenes, not a source of them.
+if (!only && settings.v2?.attack.minSkinToneFraction !== undefined) {
+  const a = settings.v2.attack;
+  const photos = loadPublicFaces().photos.filter((p) => p.set === 'lfw' && !isHeldOutIdentity(p.set, p.identity)).filter((_, i) => i % 2 === 0);
+  if (fetchPublicFaces().missing.length) console.log('\n(public face photos not fetched: `npm run fetch-public-faces`; LFW false-alarm section skipped)');
+  else {
+    const tone: number[] = [], frame: number[] = [];
+    for (const p of photos) {
+      const img = await decodeImage(publicFacePath(p), settings.frameMaxSide);
+      const [face] = await models.frameDetector.detect(img);
+      if (!face) continue;
+      const t = skinToneFraction(img, face.box);
+      if (Number.isFinite(t)) tone.push(t);
+      frame.push(screenFrame(img, face.box).enclosure);
+    }
+    const q = (v: number[], p: number) => quantile(v, p).toFixed(3);
+    console.log(`\n## v3 image signals on real still faces (LFW, tuning identities, every other photo)`);
+    console.log(`skin_tone: ${pct(tone.filter((v) => v < a.minSkinToneFraction!).length, tone.length)} below ${a.minSkinToneFraction} (p1 ${q(tone, 0.01)}, p5 ${q(tone, 0.05)}, p50 ${q(tone, 0.5)}); ${photos.length - tone.length} achromatic or no face`);
+    console.log(`screen_frame: ${pct(frame.filter((v) => v >= a.minScreenFrameEnclosure!).length, frame.length)} at or above ${a.minScreenFrameEnclosure} (p50 ${q(frame, 0.5)}, p95 ${q(frame, 0.95)}, p99 ${q(frame, 0.99)})`);
+  }
+}
 
 // --- Synthetic attacks second: still photos, planar warps, hand-held prints of real photos ---
 if (!only) {

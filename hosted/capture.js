@@ -68,12 +68,15 @@ function instructionAt(challenge, t) {
 // ---- live guidance before recording: light and framing, measured on a 64x48 copy of the preview ----
 // Luma (BT.601) of the whole frame, of the central ellipse where the page asks for the face, and of
 // the border; skin-toned pixels (YCbCr box of Chai & Ngan, which holds across skin tones under white
-// light) give the face's share of the frame. Thresholds are starting points, stated in the README.
+// light) give the face's share of the frame, and their centroid where it is (off by more than
+// `offCentre` of the frame's width or height: the face is near an edge, where a turn takes it out of
+// the picture). Thresholds are starting points, stated in the README. Several faces and "step not yet
+// done" need a face detector in the browser and are not judged here.
 const guidanceEl = document.getElementById('guidance');
-const GUIDE = { darkMean: 55, backlitGap: 45, backlitBorder: 150, farSkin: 0.04, closeSkin: 0.6 };
+const GUIDE = { darkMean: 55, backlitGap: 45, backlitBorder: 150, farSkin: 0.04, closeSkin: 0.6, offCentre: 0.2 };
 
 function measureFrame(data, w, h) {
-  let all = 0, centre = 0, nc = 0, border = 0, nb = 0, skin = 0;
+  let all = 0, centre = 0, nc = 0, border = 0, nb = 0, skin = 0, sx = 0, sy = 0;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = (y * w + x) * 4;
@@ -82,13 +85,17 @@ function measureFrame(data, w, h) {
       const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
       const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
       all += Y;
-      if (Y > 35 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) skin++;
+      if (Y > 35 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) { skin++; sx += x + 0.5; sy += y + 0.5; }
       const dx = (x + 0.5 - w / 2) / (w * 0.28), dy = (y + 0.5 - h / 2) / (h * 0.36);
       if (dx * dx + dy * dy <= 1) { centre += Y; nc++; }
       else if (x < w * 0.12 || x >= w * 0.88 || y < h * 0.12 || y >= h * 0.88) { border += Y; nb++; }
     }
   }
-  return { mean: all / (w * h), centre: centre / Math.max(1, nc), border: border / Math.max(1, nb), skin: skin / (w * h) };
+  return {
+    mean: all / (w * h), centre: centre / Math.max(1, nc), border: border / Math.max(1, nb), skin: skin / (w * h),
+    // Skin centroid as a fraction of the frame (0.5, 0.5 = centred).
+    cx: skin ? sx / skin / w : 0.5, cy: skin ? sy / skin / h : 0.5,
+  };
 }
 
 function guidanceFor(m) {
@@ -96,6 +103,7 @@ function guidanceFor(m) {
   if (m.border - m.centre >= GUIDE.backlitGap && m.border >= GUIDE.backlitBorder) return 'guideBacklit';
   if (m.skin < GUIDE.farSkin) return 'guideFar';
   if (m.skin > GUIDE.closeSkin) return 'guideClose';
+  if (Math.abs(m.cx - 0.5) > GUIDE.offCentre || Math.abs(m.cy - 0.5) > GUIDE.offCentre) return 'guideCentre';
   return null;
 }
 

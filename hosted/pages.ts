@@ -51,7 +51,7 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
   const clientStrings = {
     uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed, needLive: s.needLive,
     liveNeutral: s.liveNeutral, turn_left: s.turn_left, turn_right: s.turn_right, nod: s.nod, blink: s.blink,
-    guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideOk: s.guideOk,
+    guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideCentre: s.guideCentre, guideOk: s.guideOk,
     liveDone: s.liveDone, liveRetry: s.liveRetry, liveUploading: s.liveUploading, noCamera: s.noCamera, cameraDenied: s.cameraDenied,
     adviceChecking: s.adviceChecking, adviceOk: s.adviceOk, adviceIntro: s.adviceIntro,
     // One sentence per advice code the upload can answer with (domain CAPTURE_ISSUES).

@@ -90,6 +90,8 @@ export async function matchFaces(models: FaceModels, settings: FaceEngineSetting
   // v2: how far the decision sits from the threshold (negative: below it), so a reviewer sees a
   // thin margin; older settings keep their evidence as released.
   if (settings.v2) evidence.margin = round(similarity - settings.match.threshold);
+  // v3: a review band below the threshold (calibrated at FAR 0.1 %): the reviewer sees where it starts.
+  if (settings.match.reviewBelow < settings.match.threshold) evidence.review_below = settings.match.reviewBelow;
   // Two people of comparable size in the selfie: the largest may not be the applicant.
   if (selfie.others > 0) reasons.push('multiple_faces');
   let status: TCheckOutcome['status'];
@@ -100,10 +102,21 @@ export async function matchFaces(models: FaceModels, settings: FaceEngineSetting
   return done(status, reasons, round(Math.max(0, similarity)));
 }
 
+/** Embedding of the largest face in an image (as `compareImages` sees it); null when there is none. For the CLI and the bench. */
+export async function embedLargestFace(models: FaceModels, settings: FaceEngineSettings, image: Buffer | string): Promise<Float32Array | null> {
+  const found = await largestFace(models, await decodeImage(image, settings.documentMaxSide), 1);
+  return found ? models.recognizer.embed(found.img, found.face.landmarks) : null;
+}
+
+/** Embedding of the portrait on a document, as `matchFaces` finds it; null when there is none. For the bench. */
+export async function embedDocumentFace(models: FaceModels, settings: FaceEngineSettings, document: Buffer, portraitBox?: Box): Promise<Float32Array | null> {
+  const found = await documentFace(models, settings, { selfie: document, document, portraitBox });
+  return found ? models.recognizer.embed(found.img, found.face.landmarks) : null;
+}
+
 /** Similarity of the largest faces in two images, for the CLI and the bench; null when a face is missing. */
 export async function compareImages(models: FaceModels, settings: FaceEngineSettings, a: Buffer | string, b: Buffer | string): Promise<number | null> {
-  const fa = await largestFace(models, await decodeImage(a, settings.documentMaxSide), 1);
-  const fb = await largestFace(models, await decodeImage(b, settings.documentMaxSide), 1);
-  if (!fa || !fb) return null;
-  return cosineSimilarity(await models.recognizer.embed(fa.img, fa.face.landmarks), await models.recognizer.embed(fb.img, fb.face.landmarks));
+  const ea = await embedLargestFace(models, settings, a);
+  const eb = await embedLargestFace(models, settings, b);
+  return ea && eb ? cosineSimilarity(ea, eb) : null;
 }

@@ -9,7 +9,7 @@ import type { LivenessInput } from './liveness.js';
 import type { FaceModels } from './models-bundle.js';
 import { noseParallax } from './parallax.js';
 import { cosineSimilarity } from './recognizer.js';
-import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders } from './screen-cues.js';
+import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, skinToneFraction } from './screen-cues.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
 
 export const LIVENESS_V2_COMPONENT = 'face-engine@2';
@@ -335,6 +335,28 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const borders = probe.map((f) => screenBorders(f.img, f.face.box, a.borderMinLength));
   const borderSides = median(borders.map((x) => x.sides));
   signals.push({ name: 'screen_borders', dissent: borderSides >= a.borderSides, value: borderSides, threshold: a.borderSides, detail: { lengths: borders.map((x) => x.lengths.map((l) => round(l, 2))) } });
+
+  // v3: the panel seen on two opposite sides, with a brighter inside (what real replays show).
+  if (a.minScreenFrameEnclosure !== undefined) {
+    const sf = probe.map((f) => screenFrame(f.img, f.face.box));
+    const enclosure = median(sf.map((x) => x.enclosure));
+    signals.push({
+      name: 'screen_frame',
+      dissent: enclosure >= a.minScreenFrameEnclosure,
+      value: round(enclosure, 2),
+      threshold: a.minScreenFrameEnclosure,
+      detail: { sides: sf.map((x) => round(x.sides, 2)), ends: sf.map((x) => round(x.ends, 2)) },
+    });
+  }
+
+  // v3: skin-tone gamut over frames spread across the capture (the median rides over the page's
+  // colour flashes, each of which lights only a few frames).
+  if (a.minSkinToneFraction !== undefined) {
+    const tone = spread(frames, a.skinToneFrames ?? 9).map((f) => skinToneFraction(f.img, f.face.box));
+    const measurable = tone.filter(Number.isFinite);
+    const t = measurable.length ? median(measurable) : Number.NaN;
+    signals.push({ name: 'skin_tone', dissent: measurable.length ? t < a.minSkinToneFraction : null, value: round(t), threshold: a.minSkinToneFraction, detail: { per_frame: tone.map((v) => round(v)) } });
+  }
 
   const moire = median(probe.map((f) => moirePeakRatio(f.img, f.face.box)));
   signals.push({ name: 'moire', dissent: moire > a.moireMaxPeakRatio, value: round(moire, 1), threshold: a.moireMaxPeakRatio });

@@ -170,3 +170,89 @@ export function blendTextureRatio(img: RgbImage, face: Box, landmarks: Point[]):
   }
   return ni && no && so > 0 ? si / ni / (so / no) : Number.NaN;
 }
+
+export interface ScreenFrame {
+  /** Shorter of the left and right edges that enclose the face as a bright panel's sides, in face heights. */
+  sides: number;
+  /** Shorter of the top and bottom edges of such a panel, in face widths. */
+  ends: number;
+  /** max(sides, ends): a panel seen on two opposite sides. */
+  enclosure: number;
+}
+
+/**
+ * A lit screen around the face (v3). Real replays show the phone or monitor on two opposite sides
+ * at most (the rest is cut by the frame or covered by a hand), so `screenBorders`' three sides
+ * never fired on them; what they do show is an emissive panel: the image is brighter inside the
+ * edges than outside, on both sides. Within 4 × the face box (a face replayed as a selfie video
+ * fills a third to a half of the screen's width), each column left of the face is scanned for the
+ * longest run of dark→bright steps (gradient ≥ 24 grey levels across 4 px, gaps of 2 px allowed),
+ * each column right of it for bright→dark, and likewise rows above and below; the shorter of each
+ * opposite pair counts. A door frame or a shelf seldom pairs up with the right polarity on both
+ * sides at once.
+ */
+export function screenFrame(img: RgbImage, face: Box): ScreenFrame {
+  const r = scaleBox(face, 4);
+  const x0 = Math.max(2, Math.floor(r.x)), x1 = Math.min(img.width - 3, Math.ceil(r.x + r.width));
+  const y0 = Math.max(2, Math.floor(r.y)), y1 = Math.min(img.height - 3, Math.ceil(r.y + r.height));
+  const T = 24;
+  // Longest run of steps of one polarity (+1: rising along the scan's normal), 2-px gaps allowed.
+  const run = (len: number, polarity: 1 | -1, at: (k: number) => number) => {
+    let best = 0, cur = 0, gap = 0;
+    for (let k = 0; k < len; k++) {
+      if (polarity * at(k) > T) {
+        cur += 1 + gap;
+        gap = 0;
+      } else if (cur > 0 && gap < 2) gap++;
+      else {
+        cur = 0;
+        gap = 0;
+      }
+      if (cur > best) best = cur;
+    }
+    return best;
+  };
+  const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
+  let top = 0, bottom = 0, left = 0, right = 0;
+  for (let y = y0; y < y1; y++) {
+    if (y >= fy0 - 2 && y <= fy1 + 2) continue;
+    const d = (k: number) => gray(img, x0 + k, y + 2) - gray(img, x0 + k, y - 2);
+    if (y < fy0) top = Math.max(top, run(x1 - x0, 1, d));
+    else bottom = Math.max(bottom, run(x1 - x0, -1, d));
+  }
+  for (let x = x0; x < x1; x++) {
+    if (x >= fx0 - 2 && x <= fx1 + 2) continue;
+    const d = (k: number) => gray(img, x + 2, y0 + k) - gray(img, x - 2, y0 + k);
+    if (x < fx0) left = Math.max(left, run(y1 - y0, 1, d));
+    else right = Math.max(right, run(y1 - y0, -1, d));
+  }
+  const sides = Math.min(left, right) / face.height;
+  const ends = Math.min(top, bottom) / face.width;
+  return { sides, ends, enclosure: Math.max(sides, ends) };
+}
+
+/**
+ * Skin-tone gamut (v3): fraction of the inner face (0.7 × box) whose colour lies in the YCbCr skin
+ * box of Chai & Ngan (Cb 77–127, Cr 133–173). Skin of any tone photographed in ordinary light falls
+ * there; a face re-emitted by a screen and filmed again takes the panel's white point and gamut
+ * (blue or cyan casts, clipped reds) and leaves it. An achromatic face (a grayscale or infrared
+ * camera: mean |Cb − 128| + |Cr − 128| under 2) reads NaN, not measurable.
+ */
+export function skinToneFraction(img: RgbImage, face: Box): number {
+  const b = scaleBox(face, 0.7);
+  const x0 = Math.max(0, Math.floor(b.x)), x1 = Math.min(img.width, Math.ceil(b.x + b.width));
+  const y0 = Math.max(0, Math.floor(b.y)), y1 = Math.min(img.height, Math.ceil(b.y + b.height));
+  let skin = 0, n = 0, chroma = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * img.width + x) * 3;
+      const r = img.data[i]!, g = img.data[i + 1]!, bl = img.data[i + 2]!;
+      const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * bl;
+      const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * bl;
+      if (cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) skin++;
+      chroma += Math.abs(cb - 128) + Math.abs(cr - 128);
+      n++;
+    }
+  }
+  return n && chroma / n >= 2 ? skin / n : Number.NaN;
+}

@@ -53,6 +53,15 @@ export const ZLivenessV2Settings = z.object({
     minIdentitySimilarity: z.number().min(-1).max(1),
     /** Dissenting signals at which the capture fails (fewer but at least one: review). */
     failAtDissents: z.number().int().min(1),
+    /**
+     * v3 (faces-2026.11.3): a lit panel enclosing the face on two opposite sides (`screenFrame`),
+     * in face heights/widths; the signal dissents at or above this. Absent: signal not computed.
+     */
+    minScreenFrameEnclosure: z.number().positive().optional(),
+    /** v3: skin-tone gamut — fraction of the inner face in the YCbCr skin box; dissents below this. */
+    minSkinToneFraction: z.number().min(0).max(1).optional(),
+    /** v3: frames spread over the capture on which the skin-tone gamut is measured (median). */
+    skinToneFrames: z.number().int().min(1).optional(),
   }),
 });
 export type LivenessV2Settings = z.infer<typeof ZLivenessV2Settings>;
@@ -214,3 +223,29 @@ export const FACE_SETTINGS_V2: FaceEngineSettings = {
     attack: { borderSides: 3, borderMinLength: 1.2, moireMaxPeakRatio: 800, maxGlareFraction: 0.05, minBlendRatio: 0.25, minIdentitySimilarity: 0.4, failAtDissents: 2 },
   },
 };
+
+/**
+ * Settings v3 (`faces-2026.11.3`, engine profile ep-2026.11-6-faces, issue 14): the face-match
+ * threshold calibrated on real public photos (`npm run bench:face-match`: LFW, 1680 people, and
+ * Microsoft's Face sample families; identities split ≈ 70/30 before anything was measured). The
+ * threshold is the higher of the tuning split's two conditions (photo vs photo 0.413, ID-card
+ * portrait vs photo 0.399) at a false-accept rate of 0.01 %; between the same conditions' FAR-0.1 %
+ * thresholds (0.337, 0.326 → 0.337) and it the match goes to review, not failed. Held-out figures
+ * in engine/faces/README.md. Liveness as v2 plus two screen-replay signals (`screen_frame`,
+ * `skin_tone`) fused with the others.
+ */
+export const FACE_SETTINGS_V3: FaceEngineSettings = {
+  ...FACE_SETTINGS_V2,
+  version: 'faces-2026.11.3',
+  match: { threshold: 0.413, reviewBelow: 0.337 },
+  v2: {
+    ...FACE_SETTINGS_V2.v2!,
+    // Two screen-replay signals from the real clips' tuning split (README "Liveness v3"): the panel
+    // around the face (genuine ≤ 0.42, replays 2.3–2.9; LFW photos ≥ 1.5 in 2.3 %) and the skin-tone
+    // gamut (genuine ≥ 0.93, replays 0.47; LFW photos < 0.6 in 1.3 %).
+    attack: { ...FACE_SETTINGS_V2.v2!.attack, minScreenFrameEnclosure: 1.5, minSkinToneFraction: 0.6, skinToneFrames: 9 },
+  },
+};
+
+/** The face settings new Cases run with (the current engine profile's), for benches and tools. */
+export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V3;

@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { videosDir } from '../../engine/assets.js';
+import { REPO_ROOT, videosDir } from '../../engine/assets.js';
 import { STRINGS } from '../../hosted/i18n.js';
+import { axeViolations, isSerious, type AxeViolation } from '../browser.js';
 import { createVerification, signup } from '../helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.join(REPO_ROOT, '.data', 'screenshots');
 let dir: string;
 let key: string;
 
@@ -22,7 +24,7 @@ function camera(name: string, filter: string): string {
   return y4m;
 }
 
-async function guidanceShown(y4m: string, locale: 'en' | 'es' | 'pt'): Promise<{ key: string; text: string; log: string[] }> {
+async function guidanceShown(y4m: string, locale: 'en' | 'es' | 'pt', shot?: string): Promise<{ key: string; text: string; log: string[]; violations: AxeViolation[] }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -32,7 +34,8 @@ async function guidanceShown(y4m: string, locale: 'en' | 'es' | 'pt'): Promise<{
   });
   try {
     const v = await createVerification(key, { accepted_documents: [{ country: 'MOZ', types: ['national_id'] }], locale });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    // bypassCSP only where axe-core must be injected for the accessibility check.
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, bypassCSP: Boolean(shot) });
     const page = await context.newPage();
     const log: string[] = [];
     page.on('console', (m) => log.push(m.text()));
@@ -42,7 +45,7 @@ async function guidanceShown(y4m: string, locale: 'en' | 'es' | 'pt'): Promise<{
     // Let the camera settle for a few measurements, then read what the applicant is told.
     await page.waitForTimeout(1500);
     const el = page.locator('#guidance');
-    const out = { key: (await el.getAttribute('data-guidance')) ?? '', text: (await el.textContent()) ?? '', log };
+    const out = { key: (await el.getAttribute('data-guidance')) ?? '', text: (await el.textContent()) ?? '', log, violations: shot ? await axeViolations(page, shot) : [] };
     await context.close();
     return out;
   } finally {
@@ -53,6 +56,7 @@ async function guidanceShown(y4m: string, locale: 'en' | 'es' | 'pt'): Promise<{
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-guidance-'));
   key = (await signup('guidance')).key;
+  mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(() => {
@@ -76,6 +80,13 @@ describe('live guidance on the hosted page, in the applicant\'s language, from a
     const g = await guidanceShown(camera('far', 'scale=90:90,pad=480:480:195:195:gray'), 'en');
     expect(g.key, g.log.slice(-3).join('\n')).toBe('guideFar');
     expect(g.text).toBe(STRINGS.en.guideFar);
+  }, 120_000);
+
+  it('face at the edge of the picture: move to the middle (es)', async () => {
+    const g = await guidanceShown(camera('offcentre', 'scale=220:220,pad=480:480:0:130:gray'), 'es', path.join(SHOTS, 'hosted-guidance-centre.png'));
+    expect(g.key, g.log.slice(-3).join('\n')).toBe('guideCentre');
+    expect(g.text).toBe(STRINGS.es.guideCentre);
+    expect(g.violations.filter(isSerious)).toEqual([]);
   }, 120_000);
 
   it('a well-lit, well-framed face gets the go-ahead (en)', async () => {

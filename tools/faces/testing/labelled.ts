@@ -5,6 +5,7 @@ import { REPO_ROOT, videosDir } from '../../../engine/assets.js';
 import type { FaceModels } from '../../../engine/faces/models-bundle.js';
 import { buildCapture, scriptedChallengeForClip, seededRandom, type CaptureFrame } from './captures.js';
 import { decodeClip } from './clips.js';
+import { fetchPublicVideos, PUBLIC_VIDEOS_DATA_DIR } from '../public/fetch.js';
 
 /** One case of bench/liveness-labels.json: a segment of a real clip and what it performs. */
 export interface LabelledCase {
@@ -26,12 +27,24 @@ export function labelledCases(): LabelledCase[] {
 export const LABELLED_NOW = new Date('2026-11-21T12:00:00Z');
 
 /**
+ * A case's clip: `../shared/videos/<file>`, or for `public/<name>` a clip of
+ * tools/faces/public/videos.json, fetched (sha256-checked) into .data/videos-public.
+ */
+export function clipPath(file: string): string {
+  if (!file.startsWith('public/')) return path.join(videosDir(), file);
+  const missing = fetchPublicVideos();
+  const name = file.slice('public/'.length);
+  if (missing.includes(name)) throw new Error(`public clip ${name} missing: fetch its repository (tools/faces/public/videos.json)`);
+  return path.join(PUBLIC_VIDEOS_DATA_DIR, name);
+}
+
+/**
  * The capture of a labelled case: the segment at 10 fps, 480 px, a timed-script challenge whose
  * slots follow the labelled motion (`scriptedChallengeForClip`), and, with `light`, the issued
  * colours simulated on the face (never on replays: a screen emits its own light).
  */
 export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
-  const frames = await decodeClip(path.join(videosDir(), c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480 });
+  const frames = await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480 });
   const seed = opts.seed ?? 1000 + labelledCases().findIndex((x) => x.id === c.id);
   const challenge = scriptedChallengeForClip(
     issueChallenge(seededRandom(seed), LABELLED_NOW),
