@@ -15,11 +15,14 @@ import { ZIGZAG } from '../metadata/jpeg-structure.js';
  * repainted in between was quantised once (or on another grid) and follows the single law.
  *
  * Per zig-zag frequency 1…K, on the exact quantised coefficients of the file:
- *  - single law: a Laplacian quantised with q2 (its one parameter fitted by maximum likelihood on
- *    the same counts, so it always fits the shape of a one-save histogram as well as it can);
- *  - double law for a candidate q1 (0.25 steps, so a tone change between the saves, which scales
- *    the first lattice by a non-integer factor, is still a lattice): the same Laplacian quantised
- *    with q1, moved by a small Gaussian rounding noise, re-quantised with q2;
+ *  - single law: a smooth log-envelope (four basis functions) fitted to the same counts, so it
+ *    fits the shape of a one-save histogram whatever the camera's denoiser and sharpening did
+ *    (a plain Laplacian did not: on real photos the double law "won" by bending the shape);
+ *  - double law for a candidate q1 from 1.5 to max(6·q2, 16) (quarter steps below 8, so a tone
+ *    change between the saves, which scales the first lattice by a non-integer factor, is still
+ *    a lattice): the same Laplacian quantised with q1, moved by a small Gaussian rounding noise,
+ *    re-quantised with q2, its smooth envelope refitted (fitLaw) so that only the lattice is on
+ *    trial;
  *  - the log-likelihood ratio of the best q1 against the single law, over the non-zero values.
  * One save gives ratios near 0 at every frequency (no lattice to find, whatever the camera's
  * denoiser does to the shape); two aligned saves give large ratios at the frequencies where
@@ -51,6 +54,8 @@ export const DQL_FEATURE_NAMES = [
 const K = 20;
 /** Largest |coefficient| in the histograms. */
 const R = 48;
+/** Smallest first step tried. */
+const MIN_Q1 = 1.5;
 /** Standard deviation of the rounding and colour-conversion noise between the saves (DCT units). */
 const NOISE_SIGMA = 0.6;
 /** Weight of the single law mixed into the double law, so one odd count cannot dominate a block. */
@@ -84,11 +89,11 @@ function phi(x: number): number {
 }
 
 /** P(|c| = k), k = 1…R, renormalised over that support, for a Laplacian quantised with q2 (r = e^(−λ q2)). */
-function laplaceLaw(r: number): Float64Array {
+function laplaceLaw(r: number, top: number): Float64Array {
   const p = new Float64Array(R + 1);
   let s = 0;
-  for (let k = 1; k <= R; k++) s += p[k] = (1 - r) * Math.pow(r, k - 1);
-  for (let k = 1; k <= R; k++) p[k] = p[k]! / s;
+  for (let k = 1; k <= top; k++) s += p[k] = (1 - r) * Math.pow(r, k - 1);
+  for (let k = 1; k <= top; k++) p[k] = p[k]! / s;
   return p;
 }
 
@@ -96,24 +101,24 @@ function laplaceLaw(r: number): Float64Array {
  * Laplacian law over |c| = 1…R after two quantisations: X quantised with q1 (index j), plus
  * N(0, σ²) rounding noise, quantised with q2; conditioned on c ≠ 0, |c| ≤ R.
  */
-function doubleLaplaceLaw(lambda: number, q1: number, q2: number): Float64Array {
+function doubleLaplaceLaw(lambda: number, q1: number, q2: number, top: number): Float64Array {
   const p = new Float64Array(R + 1);
-  const jMax = Math.ceil(((R + 1) * q2 + 4 * NOISE_SIGMA) / q1);
+  const jMax = Math.ceil(((top + 1) * q2 + 4 * NOISE_SIGMA) / q1);
   for (let j = 0; j <= jMax; j++) {
     // P(round(X / q1) = ±j) per sign; j = 0 holds the centre mass, whose noise spills into c = ±1.
     const pj = j === 0 ? 1 - Math.exp((-lambda * q1) / 2) : 0.5 * (Math.exp(-lambda * q1 * (j - 0.5)) - Math.exp(-lambda * q1 * (j + 0.5)));
     if (pj < 1e-12) continue;
     const y = j * q1;
     const c0 = Math.max(1, Math.floor((y - 4 * NOISE_SIGMA) / q2 + 0.5));
-    const c1 = Math.min(R, Math.ceil((y + 4 * NOISE_SIGMA) / q2 + 0.5));
+    const c1 = Math.min(top, Math.ceil((y + 4 * NOISE_SIGMA) / q2 + 0.5));
     for (let c = c0; c <= c1; c++) {
       const m = phi(((c + 0.5) * q2 - y) / NOISE_SIGMA) - phi(((c - 0.5) * q2 - y) / NOISE_SIGMA);
       p[c] = p[c]! + 2 * m * pj;
     }
   }
   let s = 0;
-  for (let k = 1; k <= R; k++) s += p[k]!;
-  for (let k = 1; k <= R; k++) p[k] = s > 0 ? p[k]! / s : 1 / R;
+  for (let k = 1; k <= top; k++) s += p[k]!;
+  for (let k = 1; k <= top; k++) p[k] = s > 0 ? p[k]! / s : 1 / top;
   return p;
 }
 
@@ -130,11 +135,11 @@ const BASIS: Float64Array[] = [1, 2, 3, 4].map((b) => {
  * envelope absorbs the shape of whatever processing the camera did and only the modulation g
  * (the lattice of a first quantisation, or none) is on trial. Returns log P(k), k = 1…R.
  */
-function fitLaw(h: Float64Array, logG: Float64Array | null): Float64Array {
+function fitLaw(h: Float64Array, logG: Float64Array | null, top: number): Float64Array {
   const d = BASIS.length;
   const A = new Float64Array(d * d);
   const b = new Float64Array(d);
-  for (let k = 1; k <= R; k++) {
+  for (let k = 1; k <= top; k++) {
     const w = h[k]! + 0.5;
     const y = Math.log(h[k]! + 0.5) - (logG ? logG[k]! : 0);
     for (let i = 0; i < d; i++) {
@@ -145,16 +150,16 @@ function fitLaw(h: Float64Array, logG: Float64Array | null): Float64Array {
   const beta = solve(A, b, d);
   const out = new Float64Array(R + 1);
   let mx = -Infinity;
-  for (let k = 1; k <= R; k++) {
+  for (let k = 1; k <= top; k++) {
     let v = logG ? logG[k]! : 0;
     for (let i = 0; i < d; i++) v += beta[i]! * BASIS[i]![k]!;
     out[k] = v;
     if (v > mx) mx = v;
   }
   let s = 0;
-  for (let k = 1; k <= R; k++) s += Math.exp(out[k]! - mx);
+  for (let k = 1; k <= top; k++) s += Math.exp(out[k]! - mx);
   const logZ = mx + Math.log(s);
-  for (let k = 1; k <= R; k++) out[k] = out[k]! - logZ;
+  for (let k = 1; k <= top; k++) out[k] = out[k]! - logZ;
   return out;
 }
 
@@ -186,9 +191,9 @@ function solve(A: Float64Array, b: Float64Array, d: number): Float64Array {
 }
 
 /** Mixes ε of the single law into the double one, so one odd count cannot dominate a block. */
-function mixed(logD: Float64Array, logS: Float64Array): Float64Array {
+function mixed(logD: Float64Array, logS: Float64Array, top: number): Float64Array {
   const out = new Float64Array(R + 1);
-  for (let k = 1; k <= R; k++) out[k] = Math.log((1 - EPS) * Math.exp(logD[k]!) + EPS * Math.exp(logS[k]!));
+  for (let k = 1; k <= top; k++) out[k] = Math.log((1 - EPS) * Math.exp(logD[k]!) + EPS * Math.exp(logS[k]!));
   return out;
 }
 
@@ -233,20 +238,29 @@ export function dqLikelihood(coef: LumaCoefficients | null, native: { left: numb
     const mean = sum / n;
     const r = Math.min(0.999, Math.max(1e-4, 1 - 1 / mean));
     const lambda = -Math.log(r) / q2;
-    const lap = laplaceLaw(r);
-    const logS = fitLaw(h, null);
+    // Support: up to the largest value seen (+2), so sparse high frequencies cost little.
+    let top = 1;
+    for (let v = R; v >= 1; v--) if (h[v]) {
+      top = Math.min(R, v + 2);
+      break;
+    }
+    const lap = laplaceLaw(r, top);
+    const logS = fitLaw(h, null, top);
     let llS = 0;
-    for (let v = 1; v <= R; v++) if (h[v]) llS += h[v]! * logS[v]!;
+    for (let v = 1; v <= top; v++) if (h[v]) llS += h[v]! * logS[v]!;
     let best = 0, bestQ1 = q2, bestLog: Float64Array | null = null;
-    const qMax = Math.max(2 * q2, q2 + 6);
+    // Up to six times the second step (a low-quality first save, e.g. a messenger copy, re-saved finely).
+    const qMax = Math.min(48, Math.max(6 * q2, 16));
     const logG = new Float64Array(R + 1);
-    for (let q1 = 1; q1 <= qMax + 1e-9; q1 += 0.25) {
+    // A first step under 1.5 leaves no lattice the rounding noise does not fill.
+    // Quarter steps where a tone change's non-integer lattice matters, coarser above (cost).
+    for (let q1 = MIN_Q1; q1 <= qMax + 1e-9; q1 += q1 < 8 ? 0.25 : q1 < 16 ? 0.5 : 1) {
       if (Math.abs(q1 - q2) < 0.3) continue;
-      const dl = doubleLaplaceLaw(lambda, q1, q2);
-      for (let v = 1; v <= R; v++) logG[v] = Math.log(Math.max(dl[v]!, 1e-12) / Math.max(lap[v]!, 1e-12));
-      const d = mixed(fitLaw(h, logG), logS);
+      const dl = doubleLaplaceLaw(lambda, q1, q2, top);
+      for (let v = 1; v <= top; v++) logG[v] = Math.log(Math.max(dl[v]!, 1e-12) / Math.max(lap[v]!, 1e-12));
+      const d = mixed(fitLaw(h, logG, top), logS, top);
       let ll = 0;
-      for (let v = 1; v <= R; v++) if (h[v]) ll += h[v]! * d[v]!;
+      for (let v = 1; v <= top; v++) if (h[v]) ll += h[v]! * d[v]!;
       if (ll - llS > best) {
         best = ll - llS;
         bestQ1 = q1;
