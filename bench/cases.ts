@@ -49,7 +49,8 @@ const doc = await renderDocument({ template: 'moz-passport', seed: 5, portrait: 
 const { data, info } = await sharp(doc.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
 const rng = createRng(5);
 const shot = await cameraCapture({ width: info.width, height: info.height, rgb: new Uint8Array(data), zones: [] }, rng, { capturedAt: new Date() });
-const front = await encodeCameraJpeg(shot, rng, new Date());
+// Annex K tables, as real phones of the corpus write them (the recipe's presets 2–5 are software tables to authenticity v6).
+const front = await encodeCameraJpeg(shot, rng, new Date(), undefined, 'annex_k');
 const id = doc.truth.identity;
 
 // Webhook arrivals by Case id.
