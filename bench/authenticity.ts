@@ -1,5 +1,5 @@
 /**
- * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 4] [-- --no-synthetic]`
+ * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 4|5] [-- --no-synthetic]`
  *
  * 1. REAL images first (bench/authenticity-real.ts): genuine camera, scanner, document and
  *    browser-canvas JPEGs and attacks applied to real images, HELD-OUT split (never used for
@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../platform/paths.js';
 import { existsSync } from 'node:fs';
-import { AUTHENTICITY_SETTINGS_V4, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS } from '../engine/authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS } from '../engine/authenticity/index.js';
 import { fetchReal } from '../tools/authenticity/real/fetch-real.js';
 import { makeRealSet, SET_MANIFEST } from '../tools/authenticity/real/make-real-set.js';
 import { reportReal, runReal } from './authenticity-real.js';
@@ -48,7 +48,8 @@ const parts: [string, (r: { heldout: boolean }) => boolean][] = [['heldout', (r)
 if (values.all) parts.push(['tuning', (r) => !r.heldout]);
 for (const [name, filter] of parts) {
   realReport[`${name}_v${DEFAULT_AUTHENTICITY_SETTINGS.version}`] = reportReal(await runReal(DEFAULT_AUTHENTICITY_SETTINGS, filter, log));
-  if (values.compare === '4') realReport[`${name}_v4`] = reportReal(await runReal(AUTHENTICITY_SETTINGS_V4, filter, log));
+  const compare = values.compare === '4' ? AUTHENTICITY_SETTINGS_V4 : values.compare === '5' ? AUTHENTICITY_SETTINGS_V5 : null;
+  if (compare) realReport[`${name}_v${compare.version}`] = reportReal(await runReal(compare, filter, log));
 }
 process.stdout.write(JSON.stringify({ real: realReport }, null, 2) + '\n');
 if (values['no-synthetic']) process.exit(0);

@@ -63,7 +63,8 @@ const rng = createRng(5);
 const shot = await cameraCapture({ width: info.width, height: info.height, rgb: new Uint8Array(data), zones: [] }, rng, { capturedAt: new Date() });
 // The phone writes the capture time into EXIF: encoded per Case, at upload time, or the
 // authenticity check rightly sees a photo taken before the session (after its 5-minute tolerance).
-const photographNow = () => encodeCameraJpeg(shot, createRng(6), new Date());
+// Annex K tables, as real phones of the corpus write them (the recipe's presets 2–5 are software tables to authenticity v6).
+const photographNow = () => encodeCameraJpeg(shot, createRng(6), new Date(), undefined, 'annex_k');
 const id = doc.truth.identity;
 
 // Webhook arrivals by Case id.

@@ -13,7 +13,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-3': 'fd818bbbe216a3701686404147a5a8f06c5b149775a52a24fd1d10d942ab18da',
   'ep-2026.11-4': '769b6d784decbd8fa4b7854c4fa6d86a05196b428e9e7e6f72b95065dd901e02',
   'ep-2026.11-5': '95af1561b01569bbb46beddd24186fd4a26b79d7532f9cce0a64705b1ad69cef',
-  'ep-2026.11-6-faces': 'a4e3ff68521cd3001ccf527cd985be002aa44bd034ce5e29a6908482bfa2fce2',
+  'ep-2026.11-6': '3f11c2f4f815400041de3de0165e0bf43aceee6895e12fc3b9a53f6d16f97e49',
 };
 
 describe('engine profiles', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, type AuthenticitySettings } from './authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, type AuthenticitySettings } from './authenticity/index.js';
 import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, type FaceEngineSettings } from './faces/index.js';
 
@@ -27,9 +27,11 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // Authenticity v5 (issue 13): calibrated on real genuine images; within-image tile maps and model v3.
   // Faces v2 (faces-2026.11.2, issue 14): liveness on the timed script, rigid face-mesh pose, blink dips, fused attack signals; face-match margin in evidence.
   'ep-2026.11-5': { id: 'ep-2026.11-5', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V2, authenticity: AUTHENTICITY_SETTINGS_V5 },
-  // Faces v3 (faces-2026.11.3, issue 14): face-match threshold and review band calibrated on real public photos (FAR 0.01 % / 0.1 %).
-  // Named apart from other branches' profiles of the same stop; they are merged into one before release.
-  'ep-2026.11-6-faces': { id: 'ep-2026.11-6-faces', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V5 },
+  // Issues 13 and 14: authenticity v6 (double-quantisation likelihood with an estimated first step and its per-block
+  // map, 32-px tile maps, model v4; camera table families rebuilt from real captures) and faces v3 (face-match
+  // threshold and review band calibrated on real public photos at FAR 0.01 % / 0.1 %, screen-frame and skin-tone
+  // replay signals). Document engine as ep-2026.11-5.
+  'ep-2026.11-6': { id: 'ep-2026.11-6', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V6 },
 };
 
 export function engineProfile(id: string): EngineProfile {

@@ -12,6 +12,7 @@ import { noiseResidualMap } from './forensics/noise-residual.js';
 import { shiftedGridLattice, type ShiftedGridResult } from './forensics/shifted-grid.js';
 import { spectralFeatures, type SpectralFeatures } from './forensics/spectral.js';
 import { TILE_FEATURE_NAMES, tileMaps, type TileMaps } from './forensics/tile-maps.js';
+import { DQL_FEATURE_NAMES, dqLikelihood, type DqLikelihood } from './forensics/dq-likelihood.js';
 import type { QuantizationFingerprint } from './metadata/quantization.js';
 import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from './zones.js';
 
@@ -82,10 +83,29 @@ export const COMPRESSION_HISTORY_FEATURES = [
  * The full vector, always computed. A feature set is a prefix of it: the v1 model (released in
  * engine profile ep-2026.11-1) reads the first FEATURE_SETS.v1 values, exactly as before.
  */
-export const FEATURE_NAMES = [...FEATURE_NAMES_V1, ...COMPRESSION_HISTORY_FEATURES, ...TILE_FEATURE_NAMES] as const;
+/**
+ * Added in feature set v4 (settings v6): aligned double-compression likelihood with an estimated
+ * first step and its per-block map (forensics/dq-likelihood.ts), the shifted-grid search's numbers
+ * (computed for its rule since settings v3, now also model inputs) and the tile maps at 32 px.
+ */
+export const SHIFTED_GRID_FEATURES = ['sg_best', 'sg_gap', 'sg_agreement'] as const;
+export const TILE32_FEATURE_NAMES = TILE_FEATURE_NAMES.map((n) => n.replace('tile_', 't32_') as `t32_${string}`);
+export const FEATURE_NAMES = [
+  ...FEATURE_NAMES_V1,
+  ...COMPRESSION_HISTORY_FEATURES,
+  ...TILE_FEATURE_NAMES,
+  ...DQL_FEATURE_NAMES,
+  ...SHIFTED_GRID_FEATURES,
+  ...TILE32_FEATURE_NAMES,
+] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 /** v3 (settings v5) adds the within-image tile maps (forensics/tile-maps.ts). */
-export const FEATURE_SETS = { v1: FEATURE_NAMES_V1.length, v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length, v3: FEATURE_NAMES.length } as const;
+export const FEATURE_SETS = {
+  v1: FEATURE_NAMES_V1.length,
+  v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length,
+  v3: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length + TILE_FEATURE_NAMES.length,
+  v4: FEATURE_NAMES.length,
+} as const;
 export type FeatureSet = keyof typeof FEATURE_SETS;
 
 export interface ForensicParts {
@@ -95,6 +115,9 @@ export interface ForensicParts {
   shiftedGrid: ShiftedGridResult | null;
   /** Null unless the settings' feature set reads them (v3, settings v5 on). */
   tiles: TileMaps | null;
+  /** Null unless the feature set reads them (v4, settings v6 on). */
+  dqLikelihood: DqLikelihood | null;
+  tiles32: TileMaps | null;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -120,7 +143,7 @@ export async function extractFeatures(
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
   coefficients: LumaCoefficients | null = null,
-  options: { shiftedGrid?: boolean; tiles?: boolean } = {},
+  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean } = {},
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -173,6 +196,10 @@ export async function extractFeatures(
   // Older feature sets never read these values: zeros keep their vectors (and cost) unchanged.
   const tiles = options.tiles
     ? tileMaps(luma, native.width, native.height, noise, ela.elaPerTexture, ela.gradient, image.format === 'jpeg' ? coefficients : null, native)
+    : null;
+  const dql = options.v4 ? dqLikelihood(image.format === 'jpeg' ? coefficients : null, native) : null;
+  const tiles32 = options.v4
+    ? tileMaps(luma, native.width, native.height, noise, ela.elaPerTexture, ela.gradient, image.format === 'jpeg' ? coefficients : null, native, 32)
     : null;
 
   const values: number[] = [
@@ -231,6 +258,9 @@ export async function extractFeatures(
     history.recompressChanged * 100,
     history.recompressIdentical,
     ...(tiles ? tiles.features : TILE_FEATURE_NAMES.map(() => 0)),
+    ...(dql ? dql.features : DQL_FEATURE_NAMES.map(() => 0)),
+    ...(options.v4 && shifted?.available ? [shifted.best, shifted.gap, shifted.agreement] : [0, 0, 0]),
+    ...(tiles32 ? tiles32.features : TILE32_FEATURE_NAMES.map(() => 0)),
   ];
   if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
   const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));
@@ -241,6 +271,8 @@ export async function extractFeatures(
       compressionHistory: history,
       shiftedGrid: shifted,
       tiles,
+      dqLikelihood: dql,
+      tiles32,
       grid,
       copyMove,
       spectral,

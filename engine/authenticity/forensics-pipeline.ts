@@ -35,7 +35,8 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
   const coefficients = image.format === 'jpeg' ? readLumaCoefficients(input.bytes) : null;
   const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients, {
     shiftedGrid: settings.shiftedGridMinAgreement !== undefined,
-    tiles: settings.featureSet === 'v3',
+    tiles: settings.featureSet === 'v3' || settings.featureSet === 'v4',
+    v4: settings.featureSet === 'v4',
   });
   return { image, metadata, features };
 }

@@ -9,7 +9,7 @@ import { signal, type Signal } from './signals.js';
 import type { Zone } from './zones.js';
 
 export { AuthenticityError, AUTHENTICITY_ERROR_CODES, type AuthenticityErrorCode } from './errors.js';
-export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 export { SIGNAL_CODES, type Signal, type SignalCode } from './signals.js';
 
 export interface AuthenticityInput {
@@ -94,8 +94,18 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
         score: round3(b.score),
         tiles: b.tiles,
       }));
-      if (model?.signal && regions.length && model.signal.code === 'tampering_suspected') {
-        model.signal.evidence.regions = regions.flatMap((r) => [r.x, r.y, r.width, r.height]);
+      // Feature set v4: 32-px tiles that look compressed once inside an image compressed twice
+      // (aligned double quantisation with the estimated first step), in the stored frame.
+      const onceCompressed = (parts.dqLikelihood?.boxes ?? []).map((b) => ({
+        x: b.x + image.native.left,
+        y: b.y + image.native.top,
+        width: b.width,
+        height: b.height,
+        nats: round3(b.score),
+        tiles: b.tiles,
+      }));
+      if (model?.signal && (regions.length || onceCompressed.length) && model.signal.code === 'tampering_suspected') {
+        model.signal.evidence.regions = [...onceCompressed, ...regions].flatMap((r) => [r.x, r.y, r.width, r.height]);
       }
       if (model?.signal) signals.push(model.signal);
       if (!modelApplies) signals.push(signal('not_camera_jpeg', 'weak', 'metadata', { format: image.format }));
@@ -155,6 +165,18 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
                     usable_tiles: parts.tiles.usable,
                     channels: Object.fromEntries(Object.entries(parts.tiles.summary).map(([k, v]) => [k, { p99_z: round3(v.p99_z), cluster_share: round3(v.cluster) }])),
                     boxes: regions,
+                  },
+                }
+              : {}),
+            ...(parts.dqLikelihood
+              ? {
+                  double_quantisation: {
+                    available: parts.dqLikelihood.available,
+                    // Per zig-zag frequency whose histogram carries a first quantisation: the file's
+                    // step, the estimated first step and the log-likelihood ratio (nats) against one save.
+                    frequencies: parts.dqLikelihood.selected,
+                    map_tile_px: 32,
+                    once_compressed_regions: onceCompressed,
                   },
                 }
               : {}),

@@ -8,7 +8,7 @@ import { TABLE_FAMILIES } from './metadata/table-families.js';
 export const ZAuthenticitySettings = z.object({
   version: z.string().min(1),
   /** Which prefix of the feature vector the model reads (features.ts FEATURE_SETS); absent = v1. */
-  featureSet: z.enum(['v1', 'v2', 'v3']).default('v1'),
+  featureSet: z.enum(['v1', 'v2', 'v3', 'v4']).default('v1'),
   /** Directory holding the model file; defaults to this package's `model/` folder. */
   modelDir: z.string().optional(),
   model: z.object({
@@ -166,4 +166,36 @@ export const AUTHENTICITY_SETTINGS_V5: AuthenticitySettings = {
   operatingPoint: 'review = model risk exceeded by 5 % of real genuine tuning images (camera, scanner, document, browser canvas; out-of-fold), failed = 1 %',
 };
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V5;
+/**
+ * Settings v6 (engine profile ep-2026.11-6, issue 13 continued): feature set v4 and model v4.
+ *  - aligned double JPEG compression as a likelihood with an estimated first quantisation step
+ *    per frequency, against a one-save law whose envelope is fitted to the same histogram, and
+ *    the per-block map it gives (32-px tiles that look compressed once inside an image compressed
+ *    twice: forensics/dq-likelihood.ts), shown as `double_quantisation` evidence and regions;
+ *  - the shifted-grid search's numbers as model inputs (its rule stays as in v3–v5);
+ *  - the within-image tile maps also at 32 px;
+ *  - model v4 (training/train_v4.py) on the same real tuning split and recipe as v3; thresholds
+ *    = the out-of-fold risk that 5 % / 1 % of the real genuine tuning images exceed;
+ *  - camera table families rebuilt from REAL captures (decision 12 asked for it): the 298 real
+ *    genuine tuning files (camera, scanner, document, browser canvas) carry Annex K or a vendor's
+ *    own table and nothing else, so only Annex K stays a camera family; a table of another
+ *    catalogued family (mozjpeg's MS-SSIM, ImageMagick, PSNR-HVS, Klein, … presets) was written
+ *    by software. Other rules as v5.
+ */
+export const AUTHENTICITY_SETTINGS_V6: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V5,
+  version: '6',
+  featureSet: 'v4',
+  model: {
+    file: 'authenticity-gbt-v4.json',
+    name: 'authenticity-gbt-v4',
+    sha256: '876df2339910c0d34d70ae9f158039f1abd19bb6d15e25b28648845297d1244b',
+  },
+  // training/metrics-v4.json: out-of-fold risk exceeded by 5 % / 1 % of the 283 real genuine tuning images.
+  modelReviewThreshold: 0.7414,
+  modelStrongThreshold: 0.9639,
+  cameraTableFamilies: ['annex_k'],
+  operatingPoint: 'review = model risk exceeded by 5 % of real genuine tuning images (camera, scanner, document, browser canvas; out-of-fold), failed = 1 %',
+};
+
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V6;

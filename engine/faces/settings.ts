@@ -225,7 +225,7 @@ export const FACE_SETTINGS_V2: FaceEngineSettings = {
 };
 
 /**
- * Settings v3 (`faces-2026.11.3`, engine profile ep-2026.11-6-faces, issue 14): the face-match
+ * Settings v3 (`faces-2026.11.3`, engine profile ep-2026.11-6, issue 14): the face-match
  * threshold calibrated on real public photos (`npm run bench:face-match`: LFW, 1680 people, and
  * Microsoft's Face sample families; identities split ≈ 70/30 before anything was measured). The
  * threshold is the higher of the tuning split's two conditions (photo vs photo 0.413, ID-card

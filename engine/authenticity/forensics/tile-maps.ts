@@ -144,6 +144,8 @@ export function tileMaps(
   gradient: BlockMap,
   coefficients: LumaCoefficients | null,
   origin: { left: number; top: number },
+  // Feature set v4 also runs 32-px tiles (a repainted text line is often under one 64-px tile).
+  TILE = 64,
 ): TileMaps {
   const cols = Math.floor(width / TILE);
   const rows = Math.floor(height / TILE);

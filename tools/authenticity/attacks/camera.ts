@@ -211,13 +211,21 @@ export async function encodeCameraJpeg(
   rng: Rng,
   capturedAt: Date,
   onQuality?: (quality: number) => void,
+  /**
+   * `annex_k`: phone-like saves use Annex K tables too, as the real cameras of the corpus do (Annex
+   * K or a vendor's own table; none writes mozjpeg's presets 2–5, which authenticity settings v6
+   * read as software: engine/authenticity/README.md decision 14). The random stream is the same.
+   * Default `recipe`: the training recipe as released (presets 0/2/3/4/5).
+   */
+  tables: 'recipe' | 'annex_k' = 'recipe',
 ): Promise<Buffer> {
   const browserLike = rng.chance(0.3);
   const quality = browserLike ? rng.int(85, 95) : rng.int(88, 97);
   onQuality?.(quality);
+  const preset = browserLike ? 0 : rng.pick([0, 2, 3, 4, 5]);
   const pipeline = rawInput(img).jpeg({
     quality,
-    quantisationTable: browserLike ? 0 : rng.pick([0, 2, 3, 4, 5]),
+    quantisationTable: tables === 'annex_k' ? 0 : preset,
     chromaSubsampling: rng.chance(0.8) ? '4:2:0' : '4:4:4',
   });
   if (browserLike) return pipeline.toBuffer();

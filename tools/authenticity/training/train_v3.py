@@ -33,6 +33,7 @@ SEED = 20261124
 MODEL_NAME = "authenticity-gbt-v3"
 PARAMS = dict(n_estimators=160, max_depth=3, learning_rate=0.08, subsample=0.8, min_samples_leaf=6, max_features=0.5)
 FOLDS = 5
+WIDTH = 79
 REAL_LABEL = {"clean": "clean", "splice": "splice_portrait", "edit_text": "edit_text", "editor_resave": "editor_resave",
               "screen_recapture": "screen_recapture", "print_recapture": "print_recapture"}
 
@@ -62,6 +63,8 @@ def load(args, spec):
     rows.sort(key=lambda r: r["file"])
     x = np.array([r["features"] for r in rows], dtype=np.float64)
     assert x.shape[1] == len(spec["features"]), "feature count differs from feature-spec.json: re-extract"
+    # Feature sets are prefixes: a model reads the first WIDTH values (v3 = 79; later sets append).
+    x = x[:, :WIDTH]
     y = np.array([spec["classes"].index(r["label"]) for r in rows])
     fold = np.array([zlib.crc32(r["group"].encode()) % FOLDS for r in rows])
     real = np.array([r["real"] for r in rows])
@@ -163,7 +166,7 @@ def main():
     data = (json.dumps(model, separators=(",", ":"), sort_keys=True) + "\n").encode()
     with open(args.out, "wb") as fh:
         fh.write(data)
-    imp = sorted(zip(spec["features"], m.feature_importances_), key=lambda t: -t[1])[:15]
+    imp = sorted(zip(spec["features"][:WIDTH], m.feature_importances_), key=lambda t: -t[1])[:15]
     metrics = {"model": {"name": MODEL_NAME, "file": os.path.basename(args.out), "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)},
                "params": PARAMS, "seed": SEED, "cross_validation": cv, "top_features": [[n, round(float(v), 4)] for n, v in imp]}
     json.dump(metrics, open(args.metrics, "w"), indent=2)

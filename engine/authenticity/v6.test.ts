@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZCheckOutcome } from '../../domain/checks.js';
+import { editorSave } from '../../tools/authenticity/attacks/editor-save.js';
+import { splicePortrait } from '../../tools/authenticity/attacks/splice-portrait.js';
+import { decodeRgb } from '../../tools/authenticity/attacks/raw.js';
+import { createRng } from '../../tools/authenticity/training/rng.js';
+import { AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
+import { evaluateJsonTrees, MODEL_DIR } from './model/classifier.js';
+
+/**
+ * Settings v6 (engine profile ep-2026.11-6) on REAL document photographs of
+ * ../shared/documents-real (read in place) and edits made to them here.
+ */
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DOCS = path.resolve(HERE, '../../../shared/documents-real');
+const isJpeg = (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+const docFile = (prefix: string) => path.join(DOCS, readdirSync(DOCS).find((f) => f.startsWith(prefix))!);
+
+let v6: AuthenticityEngine;
+let v5: AuthenticityEngine;
+beforeAll(async () => {
+  v6 = await createAuthenticityEngine(AUTHENTICITY_SETTINGS_V6);
+  v5 = await createAuthenticityEngine(AUTHENTICITY_SETTINGS_V5);
+});
+afterAll(async () => {
+  await v6?.close();
+  await v5?.close();
+});
+
+interface DoubleQuantisation {
+  available: boolean;
+  frequencies: { k: number; q2: number; q1: number; llr: number }[];
+  map_tile_px: number;
+  once_compressed_regions: { x: number; y: number; width: number; height: number }[];
+}
+
+describe('authenticity settings v6', () => {
+  it('is the default, and its JSON trees reproduce scikit-learn on the stored check rows', () => {
+    expect(DEFAULT_AUTHENTICITY_SETTINGS).toBe(AUTHENTICITY_SETTINGS_V6);
+    const model = JSON.parse(readFileSync(path.join(MODEL_DIR, AUTHENTICITY_SETTINGS_V6.model.file), 'utf8'));
+    expect(model.n_features).toBe(117);
+    expect(model.check.features.length).toBeGreaterThanOrEqual(4);
+    model.check.features.forEach((row: number[], i: number) => {
+      const p = evaluateJsonTrees(model, Float32Array.from(row));
+      p.forEach((v, k) => expect(v).toBeCloseTo(model.check.probabilities[i][k], 5));
+    });
+  });
+
+  it('shows where a region compressed once sits inside a photo compressed twice, and the estimated first steps', async () => {
+    // A real photo saved once (a resize first removes the file's own JPEG history), a region of
+    // another real photo pasted off-grid, and the result saved again finely on the same grid.
+    const first = await sharp(readFileSync(docFile('developer79433__passport_mrz_detector_cpp__examples__passport_01'))).resize({ width: 1024 }).jpeg({ quality: 60 }).toBuffer();
+    const donor = await sharp(readFileSync(docFile('SerdarHelli__MRZ_Passport_Reader_From_Image__example.jpg'))).resize({ width: 600 }).jpeg({ quality: 80 }).toBuffer();
+    const patch = await sharp(donor).extract({ left: 3, top: 5, width: 256, height: 192 }).toBuffer();
+    const region = { x: 512, y: 192, width: 256, height: 192 };
+    const forged = await sharp(first).composite([{ input: patch, left: region.x, top: region.y }]).jpeg({ quality: 95 }).toBuffer();
+    const out = ZCheckOutcome.parse(await v6.analyze({ bytes: forged, kind: 'document_front' }));
+    expect(out.component).toBe('authenticity-engine@6');
+    expect(out.evidence.operating_point).toMatchObject({ review_threshold: AUTHENTICITY_SETTINGS_V6.modelReviewThreshold, strong_threshold: AUTHENTICITY_SETTINGS_V6.modelStrongThreshold });
+    const dq = (out.evidence.forensics as { double_quantisation: DoubleQuantisation }).double_quantisation;
+    expect(dq.available).toBe(true);
+    expect(dq.map_tile_px).toBe(32);
+    expect(dq.frequencies.length).toBeGreaterThanOrEqual(10);
+    const hits = dq.once_compressed_regions.filter((b) => b.x < region.x + region.width && b.x + b.width > region.x && b.y < region.y + region.height && b.y + b.height > region.y);
+    expect(hits.length).toBeGreaterThanOrEqual(1);
+    // The same photo saved once has no first quantisation to find.
+    const once = ZCheckOutcome.parse(await v6.analyze({ bytes: first, kind: 'document_front' }));
+    expect((once.evidence.forensics as { double_quantisation: DoubleQuantisation }).double_quantisation.once_compressed_regions).toEqual([]);
+    expect(once.score ?? 0).toBeLessThan(out.score ?? 0);
+  });
+
+  it('calls a table family no real camera of the corpus writes (MS-SSIM preset) software, which v5 still took for a camera', async () => {
+    const base = await sharp(readFileSync(docFile('sivakumar-mahalingam__fastmrz__data__passport_uk'))).jpeg({ quality: 90, quantisationTable: 2 }).toBuffer();
+    const old = await v5.analyze({ bytes: base, kind: 'document_front' });
+    expect(old.reasons).not.toContain('editor_quantization_detected');
+    const now = await v6.analyze({ bytes: base, kind: 'document_front' });
+    expect(now.reasons).toContain('editor_quantization_detected');
+    // Annex K (libjpeg, browsers, many phones) stays a camera family.
+    const annexK = await sharp(readFileSync(docFile('sivakumar-mahalingam__fastmrz__data__passport_uk'))).jpeg({ quality: 90 }).toBuffer();
+    expect((await v6.analyze({ bytes: annexK, kind: 'document_front' })).reasons).not.toContain('editor_quantization_detected');
+  });
+});
+
+describe('settings v6 on real document images', () => {
+  const genuine = readdirSync(DOCS)
+    .sort()
+    .map((f) => path.join(DOCS, f))
+    .filter((f) => isJpeg(readFileSync(f)));
+
+  it('scores real genuine document images lower than the same images with a region pasted from another real image', async () => {
+    const rng = createRng(13);
+    let higher = 0, n = 0;
+    for (let i = 0; i < 6; i++) {
+      const file = genuine[(i * 5) % genuine.length]!;
+      const donor = genuine[(i * 5 + 3) % genuine.length]!;
+      const bytes = readFileSync(file);
+      const img = await decodeRgb(bytes);
+      const zone = { name: 'portrait', x: Math.round(img.width * 0.1), y: Math.round(img.height * 0.2), width: Math.round(img.width * 0.25), height: Math.round(img.height * 0.35) };
+      const forged = await splicePortrait({ ...img, zones: [zone] }, donor, rng.fork(`s${i}`));
+      const saved = await editorSave(forged, rng.fork(`e${i}`), new Date('2026-11-20T10:00:00Z'));
+      const a = await v6.analyze({ bytes, kind: 'document_front' });
+      const b = await v6.analyze({ bytes: saved, kind: 'document_front' });
+      n++;
+      if ((b.score ?? 0) > (a.score ?? 0)) higher++;
+    }
+    expect(higher).toBeGreaterThanOrEqual(5);
+    expect(n).toBe(6);
+  });
+});
