@@ -61,10 +61,10 @@ def load(args, spec):
             rows.append({"file": "synthetic/" + r["file"], "label": r["label"], "group": "doc:%d" % r["doc"],
                          "real": 0, "kind": "synthetic", "features": r["features"]})
     rows.sort(key=lambda r: r["file"])
-    x = np.array([r["features"] for r in rows], dtype=np.float64)
-    assert x.shape[1] == len(spec["features"]), "feature count differs from feature-spec.json: re-extract"
-    # Feature sets are prefixes: a model reads the first WIDTH values (v3 = 79; later sets append).
-    x = x[:, :WIDTH]
+    # Feature sets are prefixes: a model reads the first WIDTH values (v3 = 79; later sets append),
+    # so rows extracted with a longer set (or patched to it) give the same inputs.
+    assert all(WIDTH <= len(r["features"]) <= len(spec["features"]) for r in rows), "row shorter than the model's feature set: re-extract"
+    x = np.array([r["features"][:WIDTH] for r in rows], dtype=np.float64)
     y = np.array([spec["classes"].index(r["label"]) for r in rows])
     fold = np.array([zlib.crc32(r["group"].encode()) % FOLDS for r in rows])
     real = np.array([r["real"] for r in rows])
