@@ -131,7 +131,7 @@ export interface ForensicParts {
   dqLikelihood: DqLikelihood | null;
   tiles32: TileMaps | null;
   /** Feature set v5 (settings v7): the likelihood on the Cb and Cr planes; null before. */
-  chromaDq: { cb: DqLikelihood; cr: DqLikelihood } | null;
+  chromaDq: ChromaDq | null;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -304,15 +304,23 @@ export async function extractFeatures(
  * scaled by the plane's subsampling (a 4:2:0 plane has half the blocks per side). Unavailable
  * (zeros) for a grayscale file or anything the coefficient reader does not cover.
  */
-export function chromaLikelihood(chroma: ComponentCoefficients[] | null, native: { left: number; top: number; width: number; height: number }): { cb: DqLikelihood; cr: DqLikelihood } {
+export interface ChromaDq {
+  cb: DqLikelihood;
+  cr: DqLikelihood;
+  /** Luma pixels per chroma pixel (2, 2 for 4:2:0): boxes are in the chroma plane's frame. */
+  scale: [number, number];
+}
+
+export function chromaLikelihood(chroma: ComponentCoefficients[] | null, native: { left: number; top: number; width: number; height: number }): ChromaDq {
   const luma = chroma?.[0];
+  const cb = chroma?.[1];
+  const sx = luma && cb ? luma.h / cb.h : 1;
+  const sy = luma && cb ? luma.v / cb.v : 1;
   const one = (c: ComponentCoefficients | undefined): DqLikelihood => {
-    if (!luma || !c) return dqLikelihood(null, native);
-    const sx = luma.h / c.h;
-    const sy = luma.v / c.v;
+    if (!luma || !c || c.h !== cb?.h || c.v !== cb?.v) return dqLikelihood(null, native);
     return dqLikelihood(c, { left: Math.round(native.left / sx), top: Math.round(native.top / sy), width: Math.floor(native.width / sx), height: Math.floor(native.height / sy) });
   };
-  return { cb: one(chroma?.[1]), cr: one(chroma?.[2]) };
+  return { cb: one(cb), cr: one(chroma?.[2]), scale: [sx, sy] };
 }
 
 /** 2×2 box average: the copy-move search runs on a ≤384-px luma to stay within budget. */
