@@ -23,7 +23,7 @@ import train_v4  # noqa: F401  (installs the scene-cue exclusion on base.load)
 HERE = os.path.dirname(os.path.abspath(__file__))
 base.MODEL_NAME = "authenticity-gbt-v5"
 base.WIDTH = 143
-base.PARAMS = dict(n_estimators=int(os.environ.get("V5_TREES", 200)), max_depth=3, learning_rate=0.08, subsample=0.8, min_samples_leaf=6, max_features=0.5)
+base.PARAMS = dict(n_estimators=int(os.environ.get("V5_TREES", 400)), max_depth=int(os.environ.get("V5_DEPTH", 3)), learning_rate=float(os.environ.get("V5_LR", 0.04)), subsample=0.8, min_samples_leaf=6, max_features=0.5)
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
