@@ -10,7 +10,8 @@ import { parseDqtSegment, ZIGZAG } from '../metadata/jpeg-structure.js';
  * factors, interleaved or single-component scans, restart intervals. Progressive files hold the
  * same quantised coefficients in several passes, so re-saving "as progressive" hides nothing.
  * Arithmetic coding, lossless and hierarchical files return null: the caller falls back to
- * pixel-domain analysis. Only the luma coefficients are kept; scans without luma are skipped.
+ * pixel-domain analysis. `readLumaCoefficients` keeps the luma plane only (scans without luma are
+ * skipped); `readAllCoefficients` (settings v7) keeps every component.
  */
 export interface LumaCoefficients {
   /** Blocks per row and per column of the luma plane (covering the image, edge blocks included). */
