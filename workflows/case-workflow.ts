@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, condition, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, log, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { TCheckSummary } from '../domain/checks.js';
 import { captureSubmittedSignal, caseStageQuery, type CaseWorkflowInput, type CaseWorkflowResult } from '../domain/workflow-messages.js';
 import type { CaseActivities } from '../activities/index.js';
@@ -32,6 +32,28 @@ const hooks = proxyActivities<CaseActivities>({
   retry: { initialInterval: '1 second', maximumAttempts: 5 },
 });
 
+/**
+ * When every attempt of a delivery failed (the receiver is down, not merely slow), the event is
+ * delivered again later, each time as a new delivery of the same profile (3 attempts within about
+ * 7 s): a receiver that is down for minutes still gets every event once it is back (issue 18,
+ * chaos; docs/decisions.md "Chaos"). The Case itself is terminal already; only this workflow stays
+ * open, on a timer. About 1 h 50 min in all, then the failure is logged and left (polling remains
+ * the fallback).
+ */
+export const WEBHOOK_REDELIVERY_DELAYS = ['30 seconds', '1 minute', '2 minutes', '5 minutes', '10 minutes', '30 minutes', '1 hour'] as const;
+
+async function notify(caseId: string, event: 'verification.completed' | 'verification.failed'): Promise<void> {
+  const first = await hooks.deliverWebhook(caseId, event);
+  // Histories recorded before redelivery existed replay without it (no marker: patched is false).
+  if (first.delivered || first.attempts === 0 || !patched('webhook-redelivery')) return;
+  for (const delay of WEBHOOK_REDELIVERY_DELAYS) {
+    await sleep(delay);
+    const again = await hooks.deliverWebhook(caseId, event);
+    if (again.delivered || again.attempts === 0) return;
+  }
+  log.warn('webhook not delivered after every redelivery; the integrator can poll', { caseId, event });
+}
+
 /** One workflow per Case (`case-<id>`): wait for capture, run the checks, decide, persist, notify. */
 export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkflowResult> {
   let submitted = false;
@@ -49,7 +71,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     // `failed` only when this build lacks the Case's policy revision (activities/stamps.ts); recorded
     // histories never took that branch, so replaying them issues the same commands.
     const failed = expired.status === 'failed';
-    if (expired.changed) await hooks.deliverWebhook(input.caseId, failed ? 'verification.failed' : 'verification.completed');
+    if (expired.changed) await notify(input.caseId, failed ? 'verification.failed' : 'verification.completed');
     return { caseId: input.caseId, status: expired.status, assessment: 'assessment_incomplete', summaryReasons: [failed ? 'unknown_policy_revision' : 'capture_expired'] };
   }
 
@@ -71,7 +93,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     stage = 'deciding';
     const decision = await db.finalizeCase(input.caseId, summaries);
     stage = decision.status;
-    if (decision.status === 'completed') await hooks.deliverWebhook(input.caseId, 'verification.completed');
+    if (decision.status === 'completed') await notify(input.caseId, 'verification.completed');
     return { caseId: input.caseId, status: decision.status, assessment: decision.assessment, summaryReasons: decision.summaryReasons };
   } catch (err) {
     // A check that keeps failing after its retries is a terminal engine error: `failed`, not a guess.
@@ -79,7 +101,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     log.warn('case failed', { caseId: input.caseId, code });
     stage = 'failed';
     const failed = await db.failCase(input.caseId, code);
-    if (failed.changed) await hooks.deliverWebhook(input.caseId, 'verification.failed');
+    if (failed.changed) await notify(input.caseId, 'verification.failed');
     return { caseId: input.caseId, status: 'failed', assessment: 'assessment_incomplete', summaryReasons: [code] };
   }
 }
