@@ -72,6 +72,8 @@ export interface ChaosResult {
   /** Delivery attempts that got no 2xx (webhook_deliveries rows). */
   failedDeliveryAttempts: number;
   faults: FaultFigures[];
+  /** Creates rolled back by a fault: their workflow was terminated and they have no row. */
+  compensatedCreates: number;
   /** Processes that died without being killed (a crash is a violation). */
   unplannedExits: string[];
   wallMs: number;
@@ -154,11 +156,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const s = stack;
     // Crashes: any process of the stack that exits without having been killed here.
     const killed = new Set<number>();
+    let stopping = false;
     const watched = new Set<number>();
     const watch = (name: string, c: ChildProcess | null) => {
       if (!c?.pid || watched.has(c.pid)) return;
       watched.add(c.pid);
-      c.once('exit', (code, signal) => { if (!killed.has(c.pid!)) unplannedExits.push(`${name} (pid ${c.pid}, ${signal ?? `code ${code}`})`); });
+      c.once('exit', (code, signal) => { if (!killed.has(c.pid!) && !stopping) unplannedExits.push(`${name} (pid ${c.pid}, ${signal ?? `code ${code}`})`); });
     };
     const watchAll = () => {
       s.apis.forEach((c, i) => watch(`api ${i}`, c));
@@ -168,7 +171,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     watchAll();
     let pgPid = s.postgresPid();
     const pgWatch = setInterval(() => {
-      if (pgPid && !killed.has(pgPid) && !alive(pgPid)) { unplannedExits.push(`postgres (pid ${pgPid})`); pgPid = null; }
+      if (pgPid && !killed.has(pgPid) && !stopping && !alive(pgPid)) { unplannedExits.push(`postgres (pid ${pgPid})`); pgPid = null; }
     }, 500);
 
     db = new pg.Pool({ connectionString: s.databaseUrl, max: 4 });
@@ -276,13 +279,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     };
     let rows: { id: string; status: string; assessment: string | null; confidence: string | null; summary_reasons: string[] | null }[] = [];
     let workflows: { workflowId: string; status: string }[] = [];
+    let compensatedCreates = 0;
     const settleUntil = Date.now() + (o.settleMs ?? 15 * 60_000);
     for (;;) {
       rows = (await db.query('select id, status, assessment, confidence::text, summary_reasons from verifications where project_id = $1', [projectId])).rows;
       workflows = await listWorkflows();
       const open = rows.filter((r) => !['completed', 'failed'].includes(r.status)).length + workflows.filter((w) => w.status === 'RUNNING').length;
       const hooked = rows.filter((r) => receiver.byCase.has(r.id)).length;
-      if ((open === 0 && workflows.length >= rows.length) || Date.now() > settleUntil) break;
+      if ((open === 0 && workflows.filter((w) => w.status !== 'TERMINATED').length >= rows.length) || Date.now() > settleUntil) break;
       log(`  waiting: ${open} open (Cases or workflows), ${hooked}/${rows.length} Cases with a webhook`);
       await sleep(5000);
     }
@@ -291,7 +295,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     // Invariants.
     const notTerminal = rows.filter((r) => !['completed', 'failed'].includes(r.status));
     if (notTerminal.length) violations.push(`${notTerminal.length} Case(s) not terminal: ${notTerminal.map((r) => `${r.id} ${r.status}`).slice(0, 5).join(', ')}`);
+    // A create whose commit failed (PostgreSQL or the api died under it) terminates the workflow it
+    // had started (services/create-verification.ts): such a workflow has no row, and must not.
     const rowIds = new Set(rows.map((r) => `case-${r.id}`));
+    const compensated = workflows.filter((w) => w.status === 'TERMINATED' && !rowIds.has(w.workflowId));
+    workflows = workflows.filter((w) => !compensated.includes(w));
+    compensatedCreates = compensated.length;
     const wfIds = new Set(workflows.map((w) => w.workflowId));
     if (rows.length !== workflows.length || [...rowIds].some((id) => !wfIds.has(id)) || [...wfIds].some((id) => !rowIds.has(id))) {
       violations.push(`rows ${rows.length} ≠ workflows ${workflows.length} (rows without a workflow: ${[...rowIds].filter((id) => !wfIds.has(id)).join(', ') || 'none'}; workflows without a row: ${[...wfIds].filter((id) => !rowIds.has(id)).join(', ') || 'none'})`);
@@ -325,6 +334,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     if (dupChecks.length) violations.push(`${dupChecks.length} duplicate check result(s): ${JSON.stringify(dupChecks.slice(0, 3))}`);
     if (receiver.badSignatures() > 0) violations.push(`${receiver.badSignatures()} webhook(s) with a bad signature`);
     for (const e of unplannedExits) violations.push(`crashed: ${e}`);
+    stopping = true;
     const failedDeliveryAttempts = Number((await db.query("select count(*)::int as n from webhook_deliveries where project_id = $1 and (status_code is null or status_code < 200 or status_code >= 300)", [projectId])).rows[0].n);
     await connection.close();
     return {
@@ -342,6 +352,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       clientRetries,
       failedDeliveryAttempts,
       faults,
+      compensatedCreates,
       unplannedExits,
       wallMs: performance.now() - t0,
       violations,
