@@ -27,7 +27,10 @@ export interface Fault {
   kind: FaultKind;
   /** Strikes once this many Cases have been submitted (and the previous fault is over). */
   afterSubmitted: number;
-  /** How long the process (or the receiver) stays down before the operator starts it again. */
+  /**
+   * How long the process stays down before the operator starts it again; for the receiver, how
+   * long it stays down after it refused its first delivery.
+   */
   downMs: number;
 }
 
@@ -48,7 +51,7 @@ export interface ChaosOptions {
 
 export interface FaultFigures {
   kind: FaultKind;
-  /** Kill (or receiver down) → the restarted process is ready again (ms). */
+  /** Kill (or receiver down) → the restarted process is ready again, or the receiver back (ms). */
   downToReadyMs: number;
   /** Kill → the first webhook of a Case submitted after the fault began (ms), or null if none. */
   toFirstWebhookMs: number | null;
@@ -243,7 +246,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
           pgPid = s.postgresPid();
           await waitReady(s.apiUrl, 120_000);
         } else {
+          // Down for `downMs` counted from the first delivery it refused: the outage then surely
+          // meets deliveries, whenever the Cases happen to finish.
           await receiver.down();
+          const until = Date.now() + 600_000;
+          while (Date.now() < until && Number((await db!.query('select count(*)::int as n from webhook_deliveries where project_id = $1 and status_code is null', [projectId]).catch(() => ({ rows: [{ n: 0 }] }))).rows[0].n) === 0) await sleep(250);
           await sleep(f.downMs);
           await receiver.up();
         }

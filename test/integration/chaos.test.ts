@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { runChaos } from '../../bench/chaos-run.js';
+import { prepareGenuineApplicant } from '../../bench/genuine-case.js';
+
+/**
+ * Issue 18 item 3, the scenarios cheap enough for every run (the full one, ≥ 30 Cases and every
+ * process in a run of its own, is `npm run chaos`): one load of genuine Cases on a stack of its
+ * own (its own PostgreSQL, which this test kills, and its own Temporal dev server, api and worker),
+ * with three faults in turn: the api SIGKILLed and started again, PostgreSQL SIGKILLed and started
+ * again (crash recovery), and the webhook receiver down for 20 s from the first delivery it refused.
+ */
+describe('chaos', () => {
+  it('api SIGKILL, PostgreSQL SIGKILL + restart, receiver down 20 s: every Case terminal, rows = workflows = terminal results, a verified webhook per Case, one assessment each, no crash', async () => {
+    const applicant = await prepareGenuineApplicant();
+    const r = await runChaos({
+      applicant,
+      cases: 6,
+      concurrency: 3,
+      faults: [
+        { kind: 'api', afterSubmitted: 1, downMs: 1000 },
+        { kind: 'postgres', afterSubmitted: 2, downMs: 1000 },
+        { kind: 'receiver', afterSubmitted: 3, downMs: 20_000 },
+      ],
+      settleMs: 240_000,
+    });
+    expect(r.violations).toEqual([]);
+    expect(r.faults.map((f) => f.kind)).toEqual(['api', 'postgres', 'receiver']);
+    expect(r.submitted).toBe(6);
+    expect(r.terminal).toBe(r.cases);
+    expect(r.workflows).toBe(r.cases);
+    expect(r.workflowResults).toBe(r.cases);
+    expect(r.casesWithWebhook).toBe(r.cases);
+    expect(r.badSignatures).toBe(0);
+    expect(r.unplannedExits).toEqual([]);
+    // The receiver refused deliveries, and every one of those events arrived later all the same.
+    expect(r.failedDeliveryAttempts).toBeGreaterThan(0);
+    // The kills were felt by the load: requests were sent again.
+    expect(r.clientRetries).toBeGreaterThan(0);
+  }, 600_000);
+});
