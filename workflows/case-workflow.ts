@@ -41,18 +41,18 @@ const hooks = proxyActivities<CaseActivities>({
  * 7 s): a receiver that is down for minutes still gets every event once it is back (issue 18,
  * chaos; docs/decisions.md "Chaos"). The Case itself is terminal already; only this workflow stays
  * open, on a timer. About 1 h 50 min in all, then the failure is logged and left (polling remains
- * the fallback).
+ * the fallback). WEBHOOK_REDELIVERY=off (the activity reports it) keeps to the single delivery.
  */
 export const WEBHOOK_REDELIVERY_DELAYS = ['30 seconds', '1 minute', '2 minutes', '5 minutes', '10 minutes', '30 minutes', '1 hour'] as const;
 
 async function notify(caseId: string, event: 'verification.completed' | 'verification.failed'): Promise<void> {
   const first = await hooks.deliverWebhook(caseId, event);
   // Histories recorded before redelivery existed replay without it (no marker: patched is false).
-  if (first.delivered || first.attempts === 0 || !patched('webhook-redelivery')) return;
+  if (first.delivered || first.attempts === 0 || !first.redeliver || !patched('webhook-redelivery')) return;
   for (const delay of WEBHOOK_REDELIVERY_DELAYS) {
     await sleep(delay);
     const again = await hooks.deliverWebhook(caseId, event);
-    if (again.delivered || again.attempts === 0) return;
+    if (again.delivered || again.attempts === 0 || !again.redeliver) return;
   }
   log.warn('webhook not delivered after every redelivery; the integrator can poll', { caseId, event });
 }
