@@ -206,8 +206,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 
     // The faults, one after another.
     const faults: FaultFigures[] = [];
-    const faultRun = (async () => {
-      for (const f of o.faults) {
+    // Process faults one after another; a receiver outage runs beside them (it is no process of
+    // the stack, and it lasts until deliveries meet it).
+    const faultChain = async (chain: Fault[]) => {
+      for (const f of chain) {
         while (submitted < f.afterSubmitted && next < o.cases + o.concurrency) {
           if (submitted + loadErrors.length >= o.cases) break;
           await sleep(100);
@@ -271,8 +273,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         })();
         log(`  ${f.kind} back after ${((ready - struck) / 1000).toFixed(1)} s`);
       }
-    })();
-    await Promise.all([load, faultRun]);
+    };
+    await Promise.all([load, faultChain(o.faults.filter((f) => f.kind !== 'receiver')), faultChain(o.faults.filter((f) => f.kind === 'receiver'))]);
     if (loadErrors.length) violations.push(`${loadErrors.length} Case(s) could not be captured: ${loadErrors.slice(0, 3).join(' | ')}`);
     log(`load done: ${submitted} submitted, ${clientRetries} requests sent again; waiting for every Case and workflow`);
 
