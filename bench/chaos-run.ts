@@ -75,7 +75,7 @@ export interface ChaosResult {
   /** Delivery attempts that got no 2xx (webhook_deliveries rows). */
   failedDeliveryAttempts: number;
   faults: FaultFigures[];
-  /** Creates rolled back by a fault: their workflow was terminated and they have no row. */
+  /** Creates whose commit a fault broke: no row, and their workflow ended itself (`not_created`). */
   compensatedCreates: number;
   /** Processes that died without being killed (a crash is a violation). */
   unplannedExits: string[];
@@ -295,7 +295,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       workflows = await listWorkflows();
       const open = rows.filter((r) => !['completed', 'failed'].includes(r.status)).length + workflows.filter((w) => w.status === 'RUNNING').length;
       const hooked = rows.filter((r) => receiver.byCase.has(r.id)).length;
-      if ((open === 0 && workflows.filter((w) => w.status !== 'TERMINATED').length >= rows.length) || Date.now() > settleUntil) break;
+      if ((open === 0 && workflows.length >= rows.length) || Date.now() > settleUntil) break;
       log(`  waiting: ${open} open (Cases or workflows), ${hooked}/${rows.length} Cases with a webhook`);
       await sleep(5000);
     }
@@ -304,10 +304,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     // Invariants.
     const notTerminal = rows.filter((r) => !['completed', 'failed'].includes(r.status));
     if (notTerminal.length) violations.push(`${notTerminal.length} Case(s) not terminal: ${notTerminal.map((r) => `${r.id} ${r.status}`).slice(0, 5).join(', ')}`);
-    // A create whose commit failed (PostgreSQL or the api died under it) terminates the workflow it
-    // had started (services/create-verification.ts): such a workflow has no row, and must not.
+    // A create whose commit failed (PostgreSQL or the api died under it) leaves a workflow that
+    // finds no row and ends itself with `not_created` (workflows/case-workflow.ts): it must have no row.
     const rowIds = new Set(rows.map((r) => `case-${r.id}`));
-    const compensated = workflows.filter((w) => w.status === 'TERMINATED' && !rowIds.has(w.workflowId));
+    const compensated: typeof workflows = [];
+    for (const w of workflows) {
+      if (rowIds.has(w.workflowId) || w.status !== 'COMPLETED') continue;
+      const result = await client.workflow.getHandle(w.workflowId).result() as { status: string };
+      if (result.status === 'not_created') compensated.push(w);
+    }
     workflows = workflows.filter((w) => !compensated.includes(w));
     compensatedCreates = compensated.length;
     const wfIds = new Set(workflows.map((w) => w.workflowId));

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, condition, log, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, log, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { TCheckSummary } from '../domain/checks.js';
 import { captureSubmittedSignal, caseStageQuery, type CaseWorkflowInput, type CaseWorkflowResult } from '../domain/workflow-messages.js';
 import type { CaseActivities } from '../activities/index.js';
@@ -66,6 +66,18 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     submitted = true;
   });
   setHandler(caseStageQuery, () => stage);
+
+  // The api starts this workflow inside the transaction that inserts the Case, then commits. If the
+  // api or PostgreSQL dies in between, the row never commits and nothing is left to terminate this
+  // run: it ends itself instead of waiting out the link for days (found by `npm run chaos`).
+  // Histories recorded before this step replay without it.
+  if (patched('confirm-case-row')) {
+    const row = await db.confirmCaseRow(input.caseId, workflowInfo().runStartTime.toISOString());
+    if (!row.exists) {
+      stage = 'not_created';
+      return { caseId: input.caseId, status: 'not_created' };
+    }
+  }
 
   const waitMs = Math.max(1, Date.parse(input.linkExpiresAt) - Date.now());
   if (!(await condition(() => submitted, waitMs))) {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runChaos } from '../../bench/chaos-run.js';
 import { prepareGenuineApplicant } from '../../bench/genuine-case.js';
+import { newId } from '../../domain/ids.js';
+import { CASE_WORKFLOW_TYPE, caseWorkflowId, type CaseWorkflowResult } from '../../domain/workflow-messages.js';
+import { stack } from '../helpers.js';
+import { withTemporal } from '../temporal.js';
 
 /**
  * Issue 18 item 3, the scenarios cheap enough for every run (the full one, ≥ 30 Cases and every
@@ -11,7 +15,8 @@ import { prepareGenuineApplicant } from '../../bench/genuine-case.js';
  * delivery it refused.
  */
 describe('chaos', () => {
-  it('api SIGKILL, PostgreSQL SIGKILL + restart, receiver down 20 s: every Case terminal, rows = workflows = terminal results, a verified webhook per Case, one assessment each, no crash', async () => {
+  // Both tests mostly wait (on Cases, on a grace period): they run side by side.
+  it.concurrent('api SIGKILL, PostgreSQL SIGKILL + restart, receiver down 20 s: every Case terminal, rows = workflows = terminal results, a verified webhook per Case, one assessment each, no crash', async () => {
     const applicant = await prepareGenuineApplicant();
     const r = await runChaos({
       applicant,
@@ -39,4 +44,23 @@ describe('chaos', () => {
     // The kills were felt by the load: requests were sent again.
     expect(r.clientRetries).toBeGreaterThan(0);
   }, 600_000);
+
+  // What a create leaves when the api (or PostgreSQL) dies between the workflow start and the
+  // commit: a workflow whose row never appears. It must end by itself, not wait out the link.
+  it.concurrent('a workflow whose Case row never committed ends itself (not_created) after the grace period', async () => {
+    const caseId = newId('verification');
+    const started = Date.now();
+    const result = await withTemporal(async (c) => {
+      const h = await c.workflow.start(CASE_WORKFLOW_TYPE, {
+        workflowId: caseWorkflowId(caseId),
+        taskQueue: stack().env.TEMPORAL_TASK_QUEUE ?? 'cases',
+        args: [{ caseId, linkExpiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() }],
+      });
+      return (await h.result()) as CaseWorkflowResult;
+    });
+    expect(result).toEqual({ caseId, status: 'not_created' });
+    const tookMs = Date.now() - started;
+    expect(tookMs).toBeGreaterThanOrEqual(30_000); // CASE_ROW_GRACE_MS: a slow commit still counts
+    expect(tookMs).toBeLessThan(120_000);
+  }, 180_000);
 });
