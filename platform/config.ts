@@ -57,6 +57,12 @@ const ZEnv = z.object({
   /** How long a regenerated webhook secret keeps signing deliveries beside the new one (0 = not at all). */
   WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
   /**
+   * 'on': an event whose 3 attempts all failed is delivered again later (30 s, 1, 2, 5, 10, 30 min,
+   * 1 h; workflows/case-workflow.ts), each time with the same 3-attempt profile. 'off': one delivery
+   * only, as the spec's best-effort minimum (polling is then the only fallback).
+   */
+  WEBHOOK_REDELIVERY: z.enum(['on', 'off']).default('on'),
+  /**
    * Whose X-Forwarded-For to believe for the client IP (per-IP limits): 'true' (every hop), a hop
    * count, or comma-separated proxy addresses. Default: every hop in production, none otherwise.
    */
@@ -101,6 +107,7 @@ export interface AppConfig {
   uploads: { maxBytes: number; maxPixels: number; maxFiles: number };
   captureAdvice: { deadlineMs: number };
   webhookSecretGraceSeconds: number;
+  webhookRedelivery: boolean;
   trustProxy: boolean | number | string;
   rateLimits: {
     enabled: boolean;
@@ -227,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS, maxFiles: e.UPLOAD_MAX_FILES },
     captureAdvice: { deadlineMs: e.CAPTURE_ADVICE_DEADLINE_MS },
     webhookSecretGraceSeconds: e.WEBHOOK_SECRET_GRACE_SECONDS,
+    webhookRedelivery: e.WEBHOOK_REDELIVERY === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY, e.SERVICE_MODE === 'production'),
     rateLimits: {
       enabled: e.RATE_LIMITS_ENABLED === 'true',
