@@ -4,7 +4,7 @@
 // Light and framing, measured on a 64x48 copy of the preview. Luma (BT.601) of the whole frame, of
 // the central ellipse where the page asks for the face, and of the border; skin-toned pixels (YCbCr
 // box of Chai & Ngan, which holds across skin tones under white light) give the face's share of the
-// frame and their centroid where it is. Thresholds are starting points, stated in hosted/README.md.
+// frame and their centroid where it is. Thresholds are starting points, stated in engine/faces/README.md ("Live guidance").
 // Several faces and the steps come from the server's live preview check (see createStepWatch):
 // these 64x48 measures cannot see a turn (docs/decisions.md, "Live guidance: several faces and
 // step not yet done").
@@ -55,7 +55,7 @@ export function guidanceFor(m, faces = null) {
 // preview or a wrong estimate would make the page contradict a correct applicant); the server judges
 // the steps in full. No hint for a blink: five points cannot see one, and a blink is shorter than
 // the preview's period. STEP_WATCH thresholds were chosen with `npm run bench:guidance` on the
-// tuning split of bench/liveness-labels.json (figures in hosted/README.md).
+// tuning split of bench/liveness-labels.json (figures in engine/faces/README.md, "Live guidance").
 export const STEP_WATCH = { turnShift: 0.1, nodShift: 0.08, hintAfter: 0.5, minNeutral: 2 };
 
 function median(v) {
