@@ -191,8 +191,8 @@ async function recordLiveness() {
         const colour = colourAt(challenge, t).colour;
         flash.style.background = RGB[colour];
         instruction.textContent = instructionAt(challenge, t);
-        const pending = watch.pending(t);
-        const hint = (preview.faces() ?? 0) >= 2 ? 'guideSeveral' : pending ? `pending_${pending}` : null;
+        const notSeen = watch.pending(t);
+        const hint = (preview.faces() ?? 0) >= 2 ? 'guideSeveral' : notSeen ? `pending_${notSeen}` : null;
         if ((stepHint.dataset.hint || null) !== hint) {
           stepHint.textContent = hint ? strings[hint] : '';
           stepHint.hidden = !hint;
