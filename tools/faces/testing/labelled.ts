@@ -18,10 +18,17 @@ export interface LabelledCase {
   steps: { step: TLivenessStep; motion_s: [number, number] }[];
   blinks_s: number[];
   held_out: boolean;
+  /** One half of a side-by-side clip (bench/liveness-attacks.json). */
+  crop?: 'left' | 'right';
 }
 
 export function labelledCases(): LabelledCase[] {
   return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-labels.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
+}
+
+/** The held-out attack set (bench/liveness-attacks.json): every case held out, never tuned on. */
+export function attackSetCases(): LabelledCase[] {
+  return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-attacks.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
 }
 
 export const LABELLED_NOW = new Date('2026-11-21T12:00:00Z');
@@ -44,7 +51,7 @@ export function clipPath(file: string): string {
  * colours simulated on the face (never on replays: a screen emits its own light).
  */
 export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
-  const frames = await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480 });
+  const frames = await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480, ...(c.crop ? { crop: c.crop } : {}) });
   const seed = opts.seed ?? 1000 + labelledCases().findIndex((x) => x.id === c.id);
   const challenge = scriptedChallengeForClip(
     issueChallenge(seededRandom(seed), LABELLED_NOW),
