@@ -50,7 +50,7 @@ export function clipPath(file: string): string {
  * slots follow the labelled motion (`scriptedChallengeForClip`), and, with `light`, the issued
  * colours simulated on the face (never on replays: a screen emits its own light).
  */
-export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
+export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number; lightAttacks?: boolean }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
   const frames = await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480, ...(c.crop ? { crop: c.crop } : {}) });
   const seed = opts.seed ?? 1000 + labelledCases().findIndex((x) => x.id === c.id);
   const challenge = scriptedChallengeForClip(
@@ -59,6 +59,7 @@ export async function labelledCapture(models: FaceModels, c: LabelledCase, opts:
     Math.round(c.neutral_s * 1000),
     c.steps.map((s) => ({ step: s.step, startMs: s.motion_s[0] * 1000, endMs: s.motion_s[1] * 1000 })),
   );
-  const lit = opts.light && c.kind !== 'screen_replay';
+  // `lightAttacks: false`: a deepfake fed by a virtual camera never sees the page's screen either.
+  const lit = opts.light && c.kind !== 'screen_replay' && !(c.kind === 'deepfake' && opts.lightAttacks === false);
   return { frames: await buildCapture(models, frames, challenge, lit ? { lightFrom: challenge, strength: 0.1 } : {}), challenge };
 }
