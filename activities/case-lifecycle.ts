@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/postgresql';
+import { ApplicationFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ZCaseResult, type TCaseResult } from '../domain/case-result.js';
 import type { TCheckSummary } from '../domain/checks.js';
@@ -9,12 +10,34 @@ import { assertKnownPolicyRevision } from './stamps.js';
 
 type Status = 'completed' | 'failed' | 'erased';
 
+/** How long after its workflow started a Case row may still commit (a create holds one transaction for milliseconds). */
+export const CASE_ROW_GRACE_MS = 30_000;
+
 /** Status transitions of a Case, each idempotent under activity retries and guarded by the row lock. */
 export function createLifecycleActivities(deps: ActivityDeps) {
   const tx = <T>(fn: (em: EntityManager) => Promise<T>): Promise<T> => deps.orm.em.fork().transactional(fn as never) as Promise<T>;
   const lock = (em: EntityManager, id: string) => em.findOne(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 
   return {
+    /**
+     * Whether the Case row of a just-started workflow committed. The workflow can run before the
+     * api's commit, so a missing row is waited for; only after CASE_ROW_GRACE_MS since the
+     * workflow started (far beyond any create transaction) is it taken as never committed.
+     */
+    async confirmCaseRow(caseId: string, workflowStartedAt: string): Promise<{ exists: boolean }> {
+      const pollUntil = Date.now() + 20_000;
+      for (;;) {
+        const v = await deps.orm.em.fork().findOne(Verification, { id: caseId }, { fields: ['id'] });
+        if (v) return { exists: true };
+        if (Date.now() - Date.parse(workflowStartedAt) > CASE_ROW_GRACE_MS) {
+          deps.log.warn({ caseId }, 'case row never committed; its workflow ends');
+          return { exists: false };
+        }
+        if (Date.now() > pollUntil) throw ApplicationFailure.retryable('case row not committed yet', 'case_row_pending');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+
     /** pending → processing. `ok: false` when the Case is gone (erased). */
     async startProcessing(caseId: string): Promise<{ ok: boolean }> {
       return tx(async (em) => {

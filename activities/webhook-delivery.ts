@@ -21,7 +21,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
      * Delivers one event. Never throws for a failing receiver: after the last attempt the failure
      * is logged and the Case moves on. Every attempt is recorded (PII-free).
      */
-    async deliverWebhook(caseId: string, event: WebhookEvent, dispositionId?: string): Promise<{ delivered: boolean; attempts: number }> {
+    async deliverWebhook(caseId: string, event: WebhookEvent, dispositionId?: string): Promise<{ delivered: boolean; attempts: number; redeliver?: boolean }> {
       const em = deps.orm.em.fork();
       const v = await em.findOne(Verification, { id: caseId });
       if (!v || v.status === 'erased') return { delivered: false, attempts: 0 };
@@ -91,8 +91,10 @@ export function createWebhookActivities(deps: ActivityDeps) {
         if (ok) return { delivered: true, attempts: attempt };
         if (attempt < WEBHOOK_ATTEMPTS) await new Promise((r) => setTimeout(r, WEBHOOK_BACKOFF_MS[attempt - 1]));
       }
-      deps.log.warn({ caseId, event, attempts: WEBHOOK_ATTEMPTS, origin: url.origin }, 'webhook delivery failed after all attempts; the integrator can poll');
-      return { delivered: false, attempts: WEBHOOK_ATTEMPTS };
+      const redeliver = deps.config.webhookRedelivery;
+      deps.log.warn({ caseId, event, attempts: WEBHOOK_ATTEMPTS, origin: url.origin, redeliver }, redeliver ? 'webhook delivery failed after all attempts; it will be delivered again later' : 'webhook delivery failed after all attempts; the integrator can poll');
+      // The workflow reads the setting from here (recorded in its history, so replay is deterministic).
+      return { delivered: false, attempts: WEBHOOK_ATTEMPTS, redeliver };
     },
   };
 }

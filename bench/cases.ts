@@ -5,35 +5,23 @@
  * (embedded PostgreSQL, a Temporal server, the api and the worker(s) as separate processes), once on
  * the Temporal CLI's dev server (SQLite) and once on the Temporal server on PostgreSQL
  * (scripts/temporal-postgres.ts; `unavailable` if not built), printed side by side.
- * The applicant is the one of test/integration/genuine-applicant.test.ts: a real clip of a person
- * answering the liveness challenge (shared videos) and a synthetic passport carrying that person's
- * face, photographed with the project's phone-camera model. Each Case: create (with the claimed
- * identity), the challenge the clip answers (seeded in the database, as the genuine-applicant test
- * does: the server would issue a random one), document upload, every liveness frame, submit; then
- * the signed webhook. Prints submit → webhook p50/p95/p99 for single Cases and under concurrency,
+ * Each Case is bench/genuine-case.ts's genuine applicant (create, seeded challenge, document,
+ * every liveness frame, submit); then the signed webhook. Prints submit → webhook p50/p95/p99 for single Cases and under concurrency,
  * Cases per minute, CPU seconds per Case of the worker(s), the api and the Temporal server, and the
  * workers' RSS. The backends run one after the other, never at once (they would share the cores).
  */
-import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import sharp from 'sharp';
-import { modelsDir, videosDir } from '../engine/assets.js';
-import { encodeCameraJpeg, photograph as cameraCapture } from '../tools/authenticity/attacks/camera.js';
-import { createRng } from '../tools/authenticity/training/rng.js';
-import { renderDocument } from '../tools/corpus/index.js';
-import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { FACE_SETTINGS_V2 } from '../engine/faces/settings.js';
-import { decodeClip } from '../tools/faces/testing/clips.js';
-import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { startStack } from '../scripts/stack.js';
 import { TEMPORAL_SERVER_VERSION, findTemporalBinaries } from '../scripts/temporal-postgres.js';
 import { freePort } from '../platform/temporal-server.js';
 import { fmt, summarize } from './stats.js';
+import { captureGenuineCase, prepareGenuineApplicant } from './genuine-case.js';
 
 const { values } = parseArgs({ options: {
   cases: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '4' }, single: { type: 'string', default: '3' },
@@ -49,23 +37,8 @@ const backends = values.temporal!.split(',').map((b) => {
 });
 
 // The applicant, built once.
-const dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-bench-cases-'));
-// A real clip answering a timed-script challenge (engine profile ep-2026.11-5, faces v2).
-const models = await loadFaceModels(modelsDir(), FACE_SETTINGS_V2);
-const { frames, challenge } = await labelledCapture(models, labelledCases().find((c) => c.id === 'g_krzysiek_turns')!, { light: true });
-await models.release();
-const [frontal] = await decodeClip(path.join(videosDir(), 'krzysiek_real.mp4'), { startS: 1, durationS: 0.1, fps: 10, maxSide: 720 });
-const portrait = path.join(dir, 'portrait.jpg');
-writeFileSync(portrait, frontal!.image);
-const doc = await renderDocument({ template: 'moz-passport', seed: 5, portrait: { identity: 'krzysiek', file: portrait } });
-const { data, info } = await sharp(doc.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-const rng = createRng(5);
-const shot = await cameraCapture({ width: info.width, height: info.height, rgb: new Uint8Array(data), zones: [] }, rng, { capturedAt: new Date() });
-// The phone writes the capture time into EXIF: encoded per Case, at upload time, or the
-// authenticity check rightly sees a photo taken before the session (after its 5-minute tolerance).
-// Annex K tables, as real phones of the corpus write them (the recipe's presets 2–5 are software tables to authenticity v6).
-const photographNow = () => encodeCameraJpeg(shot, createRng(6), new Date(), undefined, 'annex_k');
-const id = doc.truth.identity;
+const applicant = await prepareGenuineApplicant();
+const { frames } = applicant;
 
 // Webhook arrivals by Case id.
 const arrivals = new Map<string, number>();
@@ -132,30 +105,14 @@ async function measure(backend: Backend): Promise<Figures> {
     await json('PUT', `/v1/projects/${projectId}/webhook`, key, { url: hookUrl });
 
     const runCase = async (): Promise<{ submitToWebhookMs: number; captureMs: number; assessment: string }> => {
-      const t0 = performance.now();
-      const v = await json('POST', '/v1/verifications', key, { accepted_documents: [{ country: 'MOZ', types: ['passport'] }], applicant: { given_names: id.given_names, surnames: id.surnames, date_of_birth: id.date_of_birth, document_number: id.document_number } });
-      const token = new URL(v.onboarding_url).pathname.split('/').pop()!;
-      const now = new Date();
-      await db.query('update verifications set liveness_challenge = $2 where id = $1', [v.id, { ...challenge, issued_at: now.toISOString(), deadline: new Date(now.getTime() + 600_000).toISOString() }]);
-      const send = async (kind: string, bytes: Buffer, meta?: unknown) => {
-        const form = new FormData();
-        form.append('kind', kind);
-        if (meta) form.append('meta', JSON.stringify(meta));
-        form.append('file', new Blob([new Uint8Array(bytes)]), 'f.jpg');
-        const r = await fetch(`${base}/o/${token}/uploads`, { method: 'POST', body: form });
-        if (r.status !== 201) throw new Error(`upload ${r.status} ${await r.text()}`);
-      };
-      await send('document_front', await photographNow());
-      for (const f of frames) await send('liveness_frame', f.image, f.meta);
-      const submitted = performance.now();
-      await json('POST', `/o/${token}/submit`, undefined, { document: { country: 'MOZ', type: 'passport' } });
+      const { id: caseId, submitted, captureMs } = await captureGenuineCase({ base, key, db, applicant });
       const deadline = Date.now() + 300_000;
-      while (!arrivals.has(v.id)) {
-        if (Date.now() > deadline) throw new Error(`no webhook for ${v.id}`);
+      while (!arrivals.has(caseId)) {
+        if (Date.now() > deadline) throw new Error(`no webhook for ${caseId}`);
         await new Promise((r) => setTimeout(r, 20));
       }
-      const done = await json('GET', `/v1/verifications/${v.id}`, key);
-      return { submitToWebhookMs: arrivals.get(v.id)! - submitted, captureMs: submitted - t0, assessment: done.assessment };
+      const done = await json('GET', `/v1/verifications/${caseId}`, key);
+      return { submitToWebhookMs: arrivals.get(caseId)! - submitted, captureMs, assessment: done.assessment };
     };
 
     // Warm-up: models load per worker process, JIT, pools (one Case per worker).
@@ -220,7 +177,6 @@ try {
   }
 } finally {
   receiver.close();
-  rmSync(dir, { recursive: true, force: true });
 }
 
 const label = { dev: 'dev server (SQLite)', postgres: `Temporal ${TEMPORAL_SERVER_VERSION} on PostgreSQL` } as const;

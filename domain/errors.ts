@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   workflow_unavailable: 503,
+  database_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

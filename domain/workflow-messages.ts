@@ -15,7 +15,8 @@ export interface CaseWorkflowInput {
 
 export interface CaseWorkflowResult {
   caseId: string;
-  status: 'completed' | 'failed' | 'erased';
+  /** `not_created`: the create that started this workflow never committed its Case row. */
+  status: 'completed' | 'failed' | 'erased' | 'not_created';
   assessment?: string;
   summaryReasons?: string[];
 }

@@ -57,6 +57,12 @@ const ZEnv = z.object({
   /** How long a regenerated webhook secret keeps signing deliveries beside the new one (0 = not at all). */
   WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
   /**
+   * 'on': an event whose 3 attempts all failed is delivered again later (30 s, 1, 2, 5, 10, 30 min,
+   * 1 h; workflows/case-workflow.ts), each time with the same 3-attempt profile. 'off': one delivery
+   * only, as the spec's best-effort minimum (polling is then the only fallback).
+   */
+  WEBHOOK_REDELIVERY: z.enum(['on', 'off']).default('on'),
+  /**
    * Whose X-Forwarded-For to believe for the client IP (per-IP limits): 'true' (every hop), a hop
    * count, or comma-separated proxy addresses. Default: every hop in production, none otherwise.
    */
@@ -66,6 +72,8 @@ const ZEnv = z.object({
   RATE_LIMIT_API_KEY: rateSpec.prefault('1200/1m'),
   RATE_LIMIT_ANONYMOUS: rateSpec.prefault('300/1m'),
   RATE_LIMIT_CAPTURE_TOKEN: rateSpec.prefault('600/10m'),
+  // The hosted page's live preview frames (at most 4 a second while the camera is on).
+  RATE_LIMIT_CAPTURE_PREVIEW: rateSpec.prefault('300/1m'),
   RATE_LIMIT_SHORT_LINK: rateSpec.prefault('60/1m'),
   RATE_LIMIT_SIGNUP: rateSpec.prefault('20/1h'),
   RATE_LIMIT_SIGN_IN: rateSpec.prefault('30/10m'),
@@ -101,12 +109,14 @@ export interface AppConfig {
   uploads: { maxBytes: number; maxPixels: number; maxFiles: number };
   captureAdvice: { deadlineMs: number };
   webhookSecretGraceSeconds: number;
+  webhookRedelivery: boolean;
   trustProxy: boolean | number | string;
   rateLimits: {
     enabled: boolean;
     apiKey: RateLimit;
     anonymous: RateLimit;
     captureToken: RateLimit;
+    capturePreview: RateLimit;
     shortLink: RateLimit;
     signup: RateLimit;
     signIn: RateLimit;
@@ -227,12 +237,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxPixels: e.UPLOAD_MAX_PIXELS, maxFiles: e.UPLOAD_MAX_FILES },
     captureAdvice: { deadlineMs: e.CAPTURE_ADVICE_DEADLINE_MS },
     webhookSecretGraceSeconds: e.WEBHOOK_SECRET_GRACE_SECONDS,
+    webhookRedelivery: e.WEBHOOK_REDELIVERY === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY, e.SERVICE_MODE === 'production'),
     rateLimits: {
       enabled: e.RATE_LIMITS_ENABLED === 'true',
       apiKey: e.RATE_LIMIT_API_KEY,
       anonymous: e.RATE_LIMIT_ANONYMOUS,
       captureToken: e.RATE_LIMIT_CAPTURE_TOKEN,
+      capturePreview: e.RATE_LIMIT_CAPTURE_PREVIEW,
       shortLink: e.RATE_LIMIT_SHORT_LINK,
       signup: e.RATE_LIMIT_SIGNUP,
       signIn: e.RATE_LIMIT_SIGN_IN,

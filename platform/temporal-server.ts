@@ -76,7 +76,8 @@ export async function startTemporalDevServer(opts: { port: number; uiPort?: numb
     uiUrl: opts.uiPort && !opts.headless ? `http://127.0.0.1:${opts.uiPort}` : null,
     process: child,
     stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // A killed server has a signalCode and no exitCode: it must not be waited for.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import { createOrm } from '../db/orm.js';
@@ -59,6 +59,16 @@ export interface RunningStack {
   workers: ChildProcess[];
   /** Starts a worker; it replaces the first worker unless `extra` (then it is added). */
   startWorker(extra?: boolean): Promise<ChildProcess>;
+  /**
+   * Operator restarts, for chaos runs (bench/chaos.ts): each starts the process again with the
+   * settings and ports it had, after it died or was killed. They do not kill anything themselves.
+   */
+  restartApi(index?: number): Promise<ChildProcess>;
+  restartWorker(index?: number): Promise<ChildProcess>;
+  restartTemporal(): Promise<void>;
+  restartPostgres(): Promise<void>;
+  /** The PostgreSQL postmaster's pid (embedded PostgreSQL only; its `postmaster.pid`). */
+  postgresPid(): number | null;
   stop(): Promise<void>;
 }
 
@@ -98,6 +108,13 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
   const apis: ChildProcess[] = [];
   const workers: ChildProcess[] = [];
   let standins: RunningStandins | null = null;
+  const pgDir = path.join(o.dataDir, 'postgres');
+  const startPostgres = () => startEmbeddedPostgres({ dataDir: pgDir, port: o.pgPort, database: 'ivs', log });
+  const startTemporal = (databaseUrl: string): Promise<RunningTemporal> => {
+    if (o.temporal === 'postgres') return startTemporalPostgres({ databaseUrl, port: o.temporalPort, fixedPorts: o.temporalFixedPorts, log, logFile: o.logFile });
+    log('starting Temporal dev server');
+    return startTemporalDevServer({ port: o.temporalPort, uiPort: o.temporalUiPort, dbFile: o.temporalDbFile, headless: !o.temporalUiPort });
+  };
   const stop = async () => {
     await Promise.all([...apis, ...workers].map((c) => stopChild(c)));
     await standins?.stop();
@@ -108,16 +125,12 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     let databaseUrl = o.databaseUrl;
     if (!databaseUrl) {
       log('starting embedded PostgreSQL');
-      pg = await startEmbeddedPostgres({ dataDir: path.join(o.dataDir, 'postgres'), port: o.pgPort, database: 'ivs', log });
+      pg = await startPostgres();
       databaseUrl = pg.url;
     }
     let temporalAddress = o.temporalAddress;
-    if (!temporalAddress && o.temporal === 'postgres') {
-      temporal = await startTemporalPostgres({ databaseUrl, port: o.temporalPort, fixedPorts: o.temporalFixedPorts, log, logFile: o.logFile });
-      temporalAddress = temporal.address;
-    } else if (!temporalAddress) {
-      log('starting Temporal dev server');
-      temporal = await startTemporalDevServer({ port: o.temporalPort, uiPort: o.temporalUiPort, dbFile: o.temporalDbFile, headless: !o.temporalUiPort });
+    if (!temporalAddress) {
+      temporal = await startTemporal(databaseUrl);
       temporalAddress = temporal.address;
     }
     log('running migrations');
@@ -160,7 +173,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       temporalAddress,
       temporalUiUrl: temporal?.uiUrl ?? null,
       temporalKind: o.temporalAddress ? 'external' : (o.temporal ?? 'dev'),
-      temporalProcess: temporal?.process ?? null,
+      get temporalProcess() { return temporal?.process ?? null; },
       apiUrl: `http://127.0.0.1:${o.apiPort}`,
       apiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
       standins,
@@ -170,6 +183,29 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       apis,
       workers,
       startWorker,
+      async restartApi(index = 0) {
+        const port = apiPorts[index];
+        if (port === undefined) throw new Error(`no api process ${index}`);
+        apis[index] = await forkService('api/server.ts', { ...env, PORT: String(port) }, 'api', { logFile: o.logFile });
+        return apis[index]!;
+      },
+      async restartWorker(index = 0) {
+        workers[index] = await forkService('worker/main.ts', env, 'worker', { logFile: o.logFile });
+        return workers[index]!;
+      },
+      async restartTemporal() {
+        if (!temporal) throw new Error('this stack did not start the Temporal server');
+        temporal = await startTemporal(databaseUrl);
+      },
+      async restartPostgres() {
+        if (!pg) throw new Error('this stack did not start PostgreSQL');
+        pg = await startPostgres();
+      },
+      postgresPid() {
+        const pidFile = path.join(pgDir, 'postmaster.pid');
+        if (!pg || !existsSync(pidFile)) return null;
+        return Number(readFileSync(pidFile, 'utf8').split('\n')[0]) || null;
+      },
       stop,
     } as RunningStack;
   } catch (err) {

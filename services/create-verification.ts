@@ -52,8 +52,10 @@ export interface CreatedCase {
 
 /**
  * Inserts the Case and starts its workflow inside one database transaction: if the workflow
- * cannot be started the insert rolls back, and if the commit fails after the start the workflow
- * is terminated. Either both exist or neither does.
+ * cannot be started the insert rolls back. If the commit fails after the start (PostgreSQL or this
+ * process dies in between), the workflow finds no row and ends itself (`confirmCaseRow`,
+ * workflows/case-workflow.ts): it is not terminated from here, because a commit that failed on
+ * this side may still have committed on the server, and terminating would strand that Case.
  */
 export async function createCase(deps: ServiceDeps, project: IProject, input: NewCaseInput): Promise<CreatedCase> {
   const id = newId('verification');
@@ -61,70 +63,57 @@ export async function createCase(deps: ServiceDeps, project: IProject, input: Ne
   const expiresAt = new Date(now.getTime() + input.linkExpiresInSeconds * 1000);
   const link = mintLinkCode();
   const workflowId = caseWorkflowId(id);
-  let started = false;
-  try {
-    const token = await deps.em.transactional(async (tx) => {
-      tx.create(Verification, {
-        id,
-        projectId: project.id,
-        type: 'kyc',
-        status: 'collecting',
-        acceptedDocuments: input.acceptedDocuments,
-        applicant: input.applicant,
-        claimed: input.claimed,
-        verifiee: input.verifiee ?? null,
-        reference: input.reference,
-        locale: input.locale,
-        engineProfile: CURRENT_ENGINE_PROFILE,
-        policyRevision: CURRENT_POLICY_REVISION,
-        flowId: input.flow?.id ?? null,
-        flowVersionRef: input.flow?.versionRef ?? null,
-        workflowId,
-        linkCodeHash: link.hash,
-        linkExpiresAt: expiresAt,
-        declaredDocument: null,
-        submittedAt: null,
-        processingStartedAt: null,
-        assessment: null,
-        confidence: null,
-        summaryReasons: null,
-        result: null,
-        failureCode: null,
-        completedAt: null,
-        erasedAt: null,
-        erasureReceipt: null,
-        review: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      const session = await mintCaptureSession(tx, id, deps.config.sessionTokenTtlSeconds, expiresAt);
-      const workflowInput: CaseWorkflowInput = { caseId: id, linkExpiresAt: expiresAt.toISOString() };
-      try {
-        await deps.temporal.workflow.start(CASE_WORKFLOW_TYPE, {
-          workflowId,
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [workflowInput],
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          typedSearchAttributes: caseSearchAttributes({ projectId: project.id, engineProfile: CURRENT_ENGINE_PROFILE, policyRevision: CURRENT_POLICY_REVISION, flow: input.flow }),
-        });
-      } catch (err) {
-        deps.log.error({ caseId: id, err: (err as Error).message }, 'workflow start failed; case not created');
-        throw new AppError('workflow_unavailable', 'The verification could not be started; nothing was created. Try again shortly.');
-      }
-      started = true;
-      return session.token;
+  const token = await deps.em.transactional(async (tx) => {
+    tx.create(Verification, {
+      id,
+      projectId: project.id,
+      type: 'kyc',
+      status: 'collecting',
+      acceptedDocuments: input.acceptedDocuments,
+      applicant: input.applicant,
+      claimed: input.claimed,
+      verifiee: input.verifiee ?? null,
+      reference: input.reference,
+      locale: input.locale,
+      engineProfile: CURRENT_ENGINE_PROFILE,
+      policyRevision: CURRENT_POLICY_REVISION,
+      flowId: input.flow?.id ?? null,
+      flowVersionRef: input.flow?.versionRef ?? null,
+      workflowId,
+      linkCodeHash: link.hash,
+      linkExpiresAt: expiresAt,
+      declaredDocument: null,
+      submittedAt: null,
+      processingStartedAt: null,
+      assessment: null,
+      confidence: null,
+      summaryReasons: null,
+      result: null,
+      failureCode: null,
+      completedAt: null,
+      erasedAt: null,
+      erasureReceipt: null,
+      review: null,
+      createdAt: now,
+      updatedAt: now,
     });
-    return { id, onboardingUrl: onboardingUrl(deps.config.publicBaseUrl, token), shortUrl: shortUrl(deps.config.publicBaseUrl, link.code), expiresAt, createdAt: now };
-  } catch (err) {
-    if (started) {
-      // The row did not commit: the workflow must not outlive it.
-      await deps.temporal.workflow.getHandle(workflowId).terminate('case row was not committed').catch((termErr: Error) => {
-        // The workflow outlives its row: it finds no Case and ends, but an operator should know.
-        deps.log.error({ caseId: id, workflowId, err: termErr.message }, 'could not terminate the workflow of an uncommitted case');
+    const session = await mintCaptureSession(tx, id, deps.config.sessionTokenTtlSeconds, expiresAt);
+    const workflowInput: CaseWorkflowInput = { caseId: id, linkExpiresAt: expiresAt.toISOString() };
+    try {
+      await deps.temporal.workflow.start(CASE_WORKFLOW_TYPE, {
+        workflowId,
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [workflowInput],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: caseSearchAttributes({ projectId: project.id, engineProfile: CURRENT_ENGINE_PROFILE, policyRevision: CURRENT_POLICY_REVISION, flow: input.flow }),
       });
+    } catch (err) {
+      deps.log.error({ caseId: id, err: (err as Error).message }, 'workflow start failed; case not created');
+      throw new AppError('workflow_unavailable', 'The verification could not be started; nothing was created. Try again shortly.');
     }
-    throw err;
-  }
+    return session.token;
+  });
+  return { id, onboardingUrl: onboardingUrl(deps.config.publicBaseUrl, token), shortUrl: shortUrl(deps.config.publicBaseUrl, link.code), expiresAt, createdAt: now };
 }
 
 export async function createVerification(deps: ServiceDeps, principal: Principal, body: TCreateVerificationBody): Promise<CreatedCase> {

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, condition, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, log, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { TCheckSummary } from '../domain/checks.js';
 import { captureSubmittedSignal, caseStageQuery, type CaseWorkflowInput, type CaseWorkflowResult } from '../domain/workflow-messages.js';
 import type { CaseActivities } from '../activities/index.js';
@@ -24,13 +24,38 @@ const checks = proxyActivities<CaseActivities>({
 
 /**
  * Webhook delivery makes its own bounded attempts (3 within about 7 s) and never throws for a
- * failing receiver; Temporal retries it only if the worker dies mid-delivery (duplicates are
- * allowed by the contract, loss is not).
+ * failing receiver; Temporal retries it only if the worker dies mid-delivery or the database
+ * cannot be reached (duplicates are allowed by the contract, loss is not), so without a limit on
+ * attempts: the former 5 attempts lasted 15 s, less than a PostgreSQL restart under load (17.6 s
+ * in `npm run chaos -- --scenario postgres`), after which the workflow of a completed Case would
+ * have taken its failure path and the event would have been lost.
  */
 const hooks = proxyActivities<CaseActivities>({
   startToCloseTimeout: '20 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 5 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
+
+/**
+ * When every attempt of a delivery failed (the receiver is down, not merely slow), the event is
+ * delivered again later, each time as a new delivery of the same profile (3 attempts within about
+ * 7 s): a receiver that is down for minutes still gets every event once it is back (issue 18,
+ * chaos; docs/decisions.md "Chaos"). The Case itself is terminal already; only this workflow stays
+ * open, on a timer. About 1 h 50 min in all, then the failure is logged and left (polling remains
+ * the fallback). WEBHOOK_REDELIVERY=off (the activity reports it) keeps to the single delivery.
+ */
+export const WEBHOOK_REDELIVERY_DELAYS = ['30 seconds', '1 minute', '2 minutes', '5 minutes', '10 minutes', '30 minutes', '1 hour'] as const;
+
+async function notify(caseId: string, event: 'verification.completed' | 'verification.failed'): Promise<void> {
+  const first = await hooks.deliverWebhook(caseId, event);
+  // Histories recorded before redelivery existed replay without it (no marker: patched is false).
+  if (first.delivered || first.attempts === 0 || !first.redeliver || !patched('webhook-redelivery')) return;
+  for (const delay of WEBHOOK_REDELIVERY_DELAYS) {
+    await sleep(delay);
+    const again = await hooks.deliverWebhook(caseId, event);
+    if (again.delivered || again.attempts === 0 || !again.redeliver) return;
+  }
+  log.warn('webhook not delivered after every redelivery; the integrator can poll', { caseId, event });
+}
 
 /** One workflow per Case (`case-<id>`): wait for capture, run the checks, decide, persist, notify. */
 export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkflowResult> {
@@ -42,6 +67,18 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   });
   setHandler(caseStageQuery, () => stage);
 
+  // The api starts this workflow inside the transaction that inserts the Case, then commits. If the
+  // api or PostgreSQL dies in between, the row never commits and nothing is left to terminate this
+  // run: it ends itself instead of waiting out the link for days (found by `npm run chaos`).
+  // Histories recorded before this step replay without it.
+  if (patched('confirm-case-row')) {
+    const row = await db.confirmCaseRow(input.caseId, workflowInfo().runStartTime.toISOString());
+    if (!row.exists) {
+      stage = 'not_created';
+      return { caseId: input.caseId, status: 'not_created' };
+    }
+  }
+
   const waitMs = Math.max(1, Date.parse(input.linkExpiresAt) - Date.now());
   if (!(await condition(() => submitted, waitMs))) {
     stage = 'expired';
@@ -49,7 +86,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     // `failed` only when this build lacks the Case's policy revision (activities/stamps.ts); recorded
     // histories never took that branch, so replaying them issues the same commands.
     const failed = expired.status === 'failed';
-    if (expired.changed) await hooks.deliverWebhook(input.caseId, failed ? 'verification.failed' : 'verification.completed');
+    if (expired.changed) await notify(input.caseId, failed ? 'verification.failed' : 'verification.completed');
     return { caseId: input.caseId, status: expired.status, assessment: 'assessment_incomplete', summaryReasons: [failed ? 'unknown_policy_revision' : 'capture_expired'] };
   }
 
@@ -71,7 +108,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     stage = 'deciding';
     const decision = await db.finalizeCase(input.caseId, summaries);
     stage = decision.status;
-    if (decision.status === 'completed') await hooks.deliverWebhook(input.caseId, 'verification.completed');
+    if (decision.status === 'completed') await notify(input.caseId, 'verification.completed');
     return { caseId: input.caseId, status: decision.status, assessment: decision.assessment, summaryReasons: decision.summaryReasons };
   } catch (err) {
     // A check that keeps failing after its retries is a terminal engine error: `failed`, not a guess.
@@ -79,7 +116,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     log.warn('case failed', { caseId: input.caseId, code });
     stage = 'failed';
     const failed = await db.failCase(input.caseId, code);
-    if (failed.changed) await hooks.deliverWebhook(input.caseId, 'verification.failed');
+    if (failed.changed) await notify(input.caseId, 'verification.failed');
     return { caseId: input.caseId, status: 'failed', assessment: 'assessment_incomplete', summaryReasons: [code] };
   }
 }

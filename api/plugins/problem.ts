@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldError } from '../../domain/errors.js';
+import { isDatabaseUnavailable } from '../../platform/db-errors.js';
 
 const TITLES: Partial<Record<number, string>> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
@@ -75,6 +76,13 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.code(err.statusCode).type('application/problem+json').send(problemBody(err.statusCode, 'bad_request', err.message));
+    }
+    if (isDatabaseUnavailable(err)) {
+      // PostgreSQL is down or restarting (chaos runs, bench/chaos.ts): a transaction that did not
+      // commit changed nothing, so the client may send the same request again shortly.
+      req.log.warn({ route: req.routeOptions.url, code: err.code }, 'database unavailable');
+      void reply.header('retry-after', '5');
+      return sendProblem(reply, 'database_unavailable', 'The service cannot reach its database right now. Try again shortly.');
     }
     req.log.error({ err: { name: err.name, code: err.code, stack: err.stack } }, 'unhandled error');
     return sendProblem(reply, 'internal_error', 'Internal error.');

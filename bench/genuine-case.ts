@@ -1,0 +1,134 @@
+/**
+ * A genuine Case through the real API and capture endpoints, shared by `bench:cases` and `chaos`.
+ *
+ * The applicant is the one of test/integration/genuine-applicant.test.ts: a real clip of a person
+ * answering the liveness challenge (shared videos) and a synthetic passport carrying that person's
+ * face, photographed with the project's phone-camera model. A Case: create (with the claimed
+ * identity), the challenge the clip answers (seeded in the database, as the genuine-applicant test
+ * does: the server would issue a random one), document upload, every liveness frame, submit.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import sharp from 'sharp';
+import { modelsDir, videosDir } from '../engine/assets.js';
+import { encodeCameraJpeg, photograph as cameraCapture } from '../tools/authenticity/attacks/camera.js';
+import { createRng } from '../tools/authenticity/training/rng.js';
+import { renderDocument } from '../tools/corpus/index.js';
+import { loadFaceModels } from '../engine/faces/models-bundle.js';
+import { FACE_SETTINGS_V2 } from '../engine/faces/settings.js';
+import { decodeClip } from '../tools/faces/testing/clips.js';
+import { labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+
+export interface GenuineApplicant {
+  frames: { image: Buffer; meta: unknown }[];
+  challenge: Record<string, unknown>;
+  identity: { given_names: string; surnames: string; date_of_birth: string; document_number: string };
+  /** The document photo, encoded now: the phone writes the capture time into EXIF. */
+  photographNow(): Promise<Buffer>;
+}
+
+/** Builds the applicant once (decodes the clip, renders and photographs the passport: seconds). */
+export async function prepareGenuineApplicant(): Promise<GenuineApplicant> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-genuine-'));
+  try {
+    // A real clip answering a timed-script challenge (engine profile ep-2026.11-5, faces v2).
+    const models = await loadFaceModels(modelsDir(), FACE_SETTINGS_V2);
+    const { frames, challenge } = await labelledCapture(models, labelledCases().find((c) => c.id === 'g_krzysiek_turns')!, { light: true });
+    await models.release();
+    const [frontal] = await decodeClip(path.join(videosDir(), 'krzysiek_real.mp4'), { startS: 1, durationS: 0.1, fps: 10, maxSide: 720 });
+    const portrait = path.join(dir, 'portrait.jpg');
+    writeFileSync(portrait, frontal!.image);
+    const doc = await renderDocument({ template: 'moz-passport', seed: 5, portrait: { identity: 'krzysiek', file: portrait } });
+    const { data, info } = await sharp(doc.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const shot = await cameraCapture({ width: info.width, height: info.height, rgb: new Uint8Array(data), zones: [] }, createRng(5), { capturedAt: new Date() });
+    const id = doc.truth.identity;
+    return {
+      frames,
+      challenge: challenge as unknown as Record<string, unknown>,
+      identity: { given_names: id.given_names, surnames: id.surnames, date_of_birth: id.date_of_birth, document_number: id.document_number },
+      // Encoded per Case, at upload time, or the authenticity check rightly sees a photo taken
+      // before the session (after its 5-minute tolerance). Annex K tables, as real phones of the
+      // corpus write them (the recipe's presets 2–5 are software tables to authenticity v6).
+      photographNow: () => encodeCameraJpeg(shot, createRng(6), new Date(), undefined, 'annex_k'),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface CaptureOptions {
+  /** An api base URL, or one per attempt (several api processes). */
+  base: string | (() => string);
+  key: string;
+  db: pg.Pool;
+  applicant: GenuineApplicant;
+  linkExpiresIn?: number;
+  /**
+   * Chaos runs: a request that gets no answer (connection refused or reset: the api is down) or a
+   * 5xx (PostgreSQL or Temporal is down) is sent again, as a client with retries would, until
+   * `retryForMs` has passed. Off: the first failure throws (benchmarks).
+   */
+  retryForMs?: number;
+  /** Called for each request sent again (counts for the chaos figures). */
+  onRetry?: (what: string) => void;
+  /** Called once the Case exists (its id), before capture. */
+  onCreated?: (id: string) => void;
+}
+
+class Retryable extends Error {}
+
+/** Creates and captures one Case; resolves at submit with its id and the submit time (performance.now()). */
+export async function captureGenuineCase(o: CaptureOptions): Promise<{ id: string; submitted: number; captureMs: number }> {
+  const baseOf = typeof o.base === 'string' ? () => o.base as string : o.base;
+  const retryUntil = Date.now() + (o.retryForMs ?? 0);
+  const attempt = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
+      try {
+        return await fn();
+      } catch (err) {
+        const retryable = err instanceof Retryable || (err as Error).name === 'TypeError' /* fetch: no answer */ || /ECONNREFUSED|ECONNRESET|terminat|Connection|57P0/.test(String((err as Error).message) + String((err as { code?: string }).code));
+        if (!retryable || Date.now() > retryUntil) throw err;
+        o.onRetry?.(what);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  };
+  const request = async (method: string, p: string, body?: unknown, accept: number[] = []) => attempt(`${method} ${p.replace(/\/o\/[^/]+/, '/o/…')}`, async () => {
+    const r = await fetch(`${baseOf()}${p}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'x-api-key': o.key }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    if (r.status >= 500) throw new Retryable(`${method} ${p}: ${r.status} ${text}`);
+    if (r.status >= 300 && !accept.includes(r.status)) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+    return { status: r.status, body: (text ? JSON.parse(text) : null) as any };
+  });
+
+  const t0 = performance.now();
+  const id = o.applicant.identity;
+  const v = (await request('POST', '/v1/verifications', {
+    accepted_documents: [{ country: 'MOZ', types: ['passport'] }],
+    applicant: id,
+    ...(o.linkExpiresIn ? { link_expires_in: o.linkExpiresIn } : {}),
+  })).body;
+  o.onCreated?.(v.id);
+  const token = new URL(v.onboarding_url).pathname.split('/').pop()!;
+  const now = new Date();
+  await attempt('seed challenge', () => o.db.query('update verifications set liveness_challenge = $2 where id = $1', [v.id, { ...o.applicant.challenge, issued_at: now.toISOString(), deadline: new Date(now.getTime() + 600_000).toISOString() }]));
+  const send = (kind: string, bytes: Buffer, meta?: unknown) => attempt(`upload ${kind}`, async () => {
+    const form = new FormData();
+    form.append('kind', kind);
+    if (meta) form.append('meta', JSON.stringify(meta));
+    form.append('file', new Blob([new Uint8Array(bytes)]), 'f.jpg');
+    const r = await fetch(`${baseOf()}/o/${token}/uploads`, { method: 'POST', body: form });
+    const text = await r.text();
+    if (r.status >= 500) throw new Retryable(`upload ${r.status} ${text}`);
+    if (r.status !== 201) throw new Error(`upload ${r.status} ${text}`);
+  });
+  await send('document_front', await o.applicant.photographNow());
+  for (const f of o.applicant.frames) await send('liveness_frame', f.image, f.meta);
+  const submitted = performance.now();
+  // A submit whose answer was lost may have gone through: 409 capture_already_submitted then says so.
+  const s = await request('POST', `/o/${token}/submit`, { document: { country: 'MOZ', type: 'passport' } }, o.retryForMs ? [409] : []);
+  if (s.status === 409 && s.body?.errors?.[0]?.code !== 'capture_already_submitted' && s.body?.code !== 'capture_already_submitted') throw new Error(`submit: 409 ${JSON.stringify(s.body)}`);
+  return { id: v.id, submitted, captureMs: submitted - t0 };
+}
