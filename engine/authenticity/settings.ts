@@ -199,7 +199,7 @@ export const AUTHENTICITY_SETTINGS_V6: AuthenticitySettings = {
 };
 
 /**
- * Settings v7 (engine profile ep-2026.11-7a, issue 13 continued): feature set v5 and model v5.
+ * Settings v7 (in no engine profile: not adopted, docs/decisions.md; issue 13 continued): feature set v5 and model v5.
  *  - feature set v5 = v4 + the double-quantisation likelihood and its per-block map on the two
  *    chroma planes (the coefficient reader now keeps every component), shown as
  *    `chroma_double_quantisation` evidence and joined to a `tampering_suspected` signal's regions;
@@ -224,4 +224,4 @@ export const AUTHENTICITY_SETTINGS_V7: AuthenticitySettings = {
   modelStrongThreshold: 0.9911,
 };
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V7;
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V6;

@@ -8,11 +8,11 @@ import { editorSaveRealTables } from '../../tools/authenticity/attacks/editor-sa
 import { splicePortrait } from '../../tools/authenticity/attacks/splice-portrait.js';
 import { decodeRgb } from '../../tools/authenticity/attacks/raw.js';
 import { createRng } from '../../tools/authenticity/training/rng.js';
-import { AUTHENTICITY_SETTINGS_V7, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
+import { AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
 import { evaluateJsonTrees, MODEL_DIR } from './model/classifier.js';
 
 /**
- * Settings v7 (engine profile ep-2026.11-7a) on REAL document photographs of
+ * Settings v7 (benchmarked, in no engine profile) on REAL document photographs of
  * ../shared/documents-real (read in place) and edits made to them here, saved with the header of
  * a real editor (tools/authenticity/attacks/editor-tables.json).
  */
@@ -36,8 +36,8 @@ interface PlaneDq {
 }
 
 describe('authenticity settings v7', () => {
-  it('is the default, and its JSON trees reproduce scikit-learn on the stored check rows', () => {
-    expect(DEFAULT_AUTHENTICITY_SETTINGS).toBe(AUTHENTICITY_SETTINGS_V7);
+  it('is not the default (not adopted: docs/decisions.md), and its JSON trees reproduce scikit-learn on the stored check rows', () => {
+    expect(DEFAULT_AUTHENTICITY_SETTINGS).toBe(AUTHENTICITY_SETTINGS_V6);
     const model = JSON.parse(readFileSync(path.join(MODEL_DIR, AUTHENTICITY_SETTINGS_V7.model.file), 'utf8'));
     expect(model.n_features).toBe(143);
     expect(model.check.features.length).toBeGreaterThanOrEqual(4);
