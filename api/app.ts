@@ -11,6 +11,7 @@ import type { BlobStore } from '../platform/blob-store.js';
 import { scrubUrl } from '../platform/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import type { CaptureAdvisor } from '../domain/capture-advice.js';
+import type { LivePreviewer } from '../domain/live-preview.js';
 import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
 import { registerAbuseLimits } from './plugins/abuse-limits.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
@@ -35,6 +36,7 @@ export interface AppDeps {
   log: Logger;
   /** Capture advice for document photos (engine/capture-advice.ts, injected by api/server.ts). */
   advisor?: CaptureAdvisor;
+  previewer?: LivePreviewer;
 }
 
 declare module 'fastify' {
@@ -71,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req) => {
     // A fresh identity map per request: no entity leaks between requests.
     req.em = deps.orm.em.fork() as EntityManager;
-    req.deps = { em: req.em, config: deps.config, temporal: deps.temporal, blobs: deps.blobs, log: deps.log, advisor: deps.advisor };
+    req.deps = { em: req.em, config: deps.config, temporal: deps.temporal, blobs: deps.blobs, log: deps.log, advisor: deps.advisor, previewer: deps.previewer };
   });
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ method: req.method, url: scrubUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');

@@ -3,7 +3,7 @@ import { createLocalBlobStore } from '../platform/blob-store.js';
 import { loadConfig } from '../platform/config.js';
 import { createLogger } from '../platform/logger.js';
 import { createTemporalClient } from '../platform/temporal-client.js';
-import { createCaptureAdvisor } from '../engine/capture-advice.js';
+import { createCaptureAdvisor, createLivePreviewer } from '../engine/capture-advice.js';
 import { buildApp } from './app.js';
 
 /** The API process: listens, and closes everything on SIGINT/SIGTERM. */
@@ -16,9 +16,13 @@ const temporal = await createTemporalClient(config.temporal);
 // request); its OCR worker starts in the background so the first upload does not wait for it.
 const advisor = createCaptureAdvisor({ deadlineMs: config.captureAdvice.deadlineMs });
 void advisor.warm().then((ok) => { if (!ok) log.warn('capture advice unavailable: MRZ model missing or altered'); });
-const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log, advisor });
+// The hosted page's live preview check (faces in a small preview frame) runs here too, for the same reason.
+const previewer = createLivePreviewer();
+void previewer.warm().then((ok) => { if (!ok) log.warn('live preview unavailable: face detector model missing or altered'); });
+const app = await buildApp({ config, orm, temporal: temporal.client, blobs: createLocalBlobStore(config.blobDir, config.blobKey), log, advisor, previewer });
 app.addHook('onClose', async () => {
   await advisor.close();
+  await previewer.close();
   await temporal.close();
   await orm.close();
 });

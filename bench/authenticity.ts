@@ -1,5 +1,5 @@
 /**
- * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 4|5] [-- --no-synthetic]`
+ * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 5,6] [-- --no-synthetic] [-- --no-real] [-- --camera recipe]`
  *
  * 1. REAL images first (bench/authenticity-real.ts): genuine camera, scanner, document and
  *    browser-canvas JPEGs and attacks applied to real images, HELD-OUT split (never used for
@@ -20,12 +20,12 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../platform/paths.js';
 import { existsSync } from 'node:fs';
-import { AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS } from '../engine/authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticitySettings } from '../engine/authenticity/index.js';
 import { fetchReal } from '../tools/authenticity/real/fetch-real.js';
 import { makeRealSet, SET_MANIFEST } from '../tools/authenticity/real/make-real-set.js';
-import { reportReal, runReal } from './authenticity-real.js';
+import { reportReal, runReal, type RealResult } from './authenticity-real.js';
 import { ATTACK_LABELS, type ResaveEdits, type SampleLabel } from '../tools/authenticity/attacks/types.js';
-import { buildCorpus, type ManifestRow } from '../tools/authenticity/training/corpus.js';
+import { buildCorpus, corpusDirName, type ManifestRow } from '../tools/authenticity/training/corpus.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     all: { type: 'boolean', default: false },
     compare: { type: 'string' },
     'no-synthetic': { type: 'boolean', default: false },
+    'no-real': { type: 'boolean', default: false },
+    camera: { type: 'string', default: 'real' },
   },
 });
 const log = (s: string) => process.stderr.write(s);
@@ -46,42 +48,63 @@ if (!existsSync(SET_MANIFEST)) {
 }
 const parts: [string, (r: { heldout: boolean }) => boolean][] = [['heldout', (r) => r.heldout]];
 if (values.all) parts.push(['tuning', (r) => !r.heldout]);
-for (const [name, filter] of parts) {
-  realReport[`${name}_v${DEFAULT_AUTHENTICITY_SETTINGS.version}`] = reportReal(await runReal(DEFAULT_AUTHENTICITY_SETTINGS, filter, log));
-  const compare = values.compare === '4' ? AUTHENTICITY_SETTINGS_V4 : values.compare === '5' ? AUTHENTICITY_SETTINGS_V5 : null;
-  if (compare) realReport[`${name}_v${compare.version}`] = reportReal(await runReal(compare, filter, log));
+// `--compare 5,6`: released settings run on the same files after the default.
+const RELEASED: Record<string, AuthenticitySettings> = { '4': AUTHENTICITY_SETTINGS_V4, '5': AUTHENTICITY_SETTINGS_V5, '6': AUTHENTICITY_SETTINGS_V6, '7': AUTHENTICITY_SETTINGS_V7 };
+const compareSettings = (values.compare ?? '').split(',').filter(Boolean).map((v) => {
+  const s = RELEASED[v];
+  if (!s) throw new Error(`--compare: unknown settings ${v}`);
+  return s;
+});
+if (!values['no-real']) {
+  // Each part runs once per settings; the editing attacks saved with REAL editors' headers
+  // (round 2, `save: 'real_editor'`) are reported apart, against the same genuine images, so the
+  // first report stays comparable with earlier releases.
+  const report = (name: string, settings: AuthenticitySettings, results: RealResult[]) => {
+    realReport[`${name}_v${settings.version}`] = reportReal(results.filter((r) => !r.item.save));
+    if (results.some((r) => r.item.save)) realReport[`${name}_real_editors_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || r.item.save));
+  };
+  for (const [name, filter] of parts) {
+    for (const settings of [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) report(name, settings, await runReal(settings, filter, log));
+  }
+  process.stdout.write(JSON.stringify({ real: realReport }, null, 2) + '\n');
 }
-process.stdout.write(JSON.stringify({ real: realReport }, null, 2) + '\n');
 if (values['no-synthetic']) process.exit(0);
 const docs = Number(values.docs);
-const dir = path.join(REPO_ROOT, '.data', 'authenticity', 'corpus', 'test');
-await buildCorpus('test', 0, docs, dir, (s) => process.stderr.write(s));
+// Corpus recipe v3 (default): the simulated camera writes real cameras' headers; `--camera recipe`
+// reads the recipe-v2 corpus (mozjpeg presets 2–5 on clean captures) that models v1–v4 knew.
+const cameraTables = values.camera === 'recipe' ? 'recipe' : 'real';
+const dir = path.join(REPO_ROOT, '.data', 'authenticity', 'corpus', corpusDirName('test', cameraTables));
+await buildCorpus('test', 0, docs, dir, (s) => process.stderr.write(s), cameraTables);
 const rows = readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as ManifestRow)
   .filter((r) => r.doc < docs);
 
-const engine = await createAuthenticityEngine();
-const results: { label: SampleLabel; capture: string; edits?: ResaveEdits; score: number; risk: number; status: string; ms: number }[] = [];
-// Warm-up (JIT, sharp thread pool) so that p50 measures steady state.
-await engine.analyze({ bytes: readFileSync(path.join(dir, rows[0]!.file)), kind: 'document_front' });
-for (const r of rows) {
-  const bytes = readFileSync(path.join(dir, r.file));
-  const at = new Date(r.capturedAt);
-  const t0 = performance.now();
-  const out = await engine.analyze({
-    bytes,
-    kind: 'document_front',
-    zones: values['no-zones'] ? undefined : r.zones,
-    sessionStartedAt: new Date(at.getTime() - 120_000),
-    submittedAt: new Date(at.getTime() + 120_000),
-  });
-  const ms = performance.now() - t0;
-  const model = out.evidence.model as { risk: number };
-  results.push({ label: r.label, capture: r.capture ?? 'camera', edits: r.edits, score: out.score ?? 0, risk: model.risk, status: out.status, ms });
+interface GenResult { label: SampleLabel; capture: string; edits?: ResaveEdits; score: number; risk: number; status: string; ms: number }
+async function runGenerated(settings: AuthenticitySettings): Promise<GenResult[]> {
+  const engine = await createAuthenticityEngine(settings);
+  const results: GenResult[] = [];
+  // Warm-up (JIT, sharp thread pool) so that p50 measures steady state.
+  await engine.analyze({ bytes: readFileSync(path.join(dir, rows[0]!.file)), kind: 'document_front' });
+  for (const r of rows) {
+    const bytes = readFileSync(path.join(dir, r.file));
+    const at = new Date(r.capturedAt);
+    const t0 = performance.now();
+    const out = await engine.analyze({
+      bytes,
+      kind: 'document_front',
+      zones: values['no-zones'] ? undefined : r.zones,
+      sessionStartedAt: new Date(at.getTime() - 120_000),
+      submittedAt: new Date(at.getTime() + 120_000),
+    });
+    const ms = performance.now() - t0;
+    const model = out.evidence.model as { risk: number };
+    results.push({ label: r.label, capture: r.capture ?? 'camera', edits: r.edits, score: out.score ?? 0, risk: model.risk, status: out.status, ms });
+  }
+  await engine.close();
+  return results;
 }
-await engine.close();
 
 function auc(neg: number[], pos: number[]): number {
   let wins = 0;
@@ -97,6 +120,7 @@ const q = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1)))]!;
 };
 
+function reportGenerated(results: GenResult[]): Record<string, unknown> {
 const clean = results.filter((r) => r.label === 'clean');
 const report: Record<string, unknown> = {};
 for (const key of ['score', 'risk'] as const) {
@@ -155,5 +179,10 @@ if (resaves.length > 0) {
 const ms = results.map((r) => r.ms);
 report.status_mix = statusMix;
 report.latency_ms = { p50: Math.round(q(ms, 0.5)), p95: Math.round(q(ms, 0.95)), n: ms.length };
-report.setup = { docs, clean: clean.length, attacks: results.length - clean.length, zones: !values['no-zones'], split: 'test (seed 77001, held-out portraits)' };
-process.stdout.write(JSON.stringify({ synthetic: report }, null, 2) + '\n');
+report.setup = { docs, clean: clean.length, attacks: results.length - clean.length, zones: !values['no-zones'], split: 'test (seed 77001, held-out portraits)', camera: cameraTables === 'real' ? 'recipe v3: real cameras\' headers' : 'recipe v2: mozjpeg presets' };
+return report;
+}
+
+const generated: Record<string, unknown> = {};
+for (const settings of [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) generated[`v${settings.version}`] = reportGenerated(await runGenerated(settings));
+process.stdout.write(JSON.stringify({ synthetic: generated }, null, 2) + '\n');

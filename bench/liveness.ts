@@ -9,10 +9,14 @@
  * Held-out cases (sha256(id) starts with 0–4) are reported separately and were never used to
  * choose a threshold.
  *
+ * Then the held-out attack set (bench/liveness-attacks.json: real-time face-swap demos of
+ * tools/faces/public/attack-videos.json and the real people driving them), reported on its own:
+ * added after every threshold and design choice was fixed, never tuned on.
+ *
  * Then the v3 image signals' false alarms on real still faces (LFW photos of tuning identities),
  * then synthetic attacks.
  *
- * `--json FILE` also writes every per-case result.
+ * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -24,7 +28,7 @@ import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
-import { clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { attackSetCases, clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
 import { screenFrame, skinToneFraction } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
@@ -36,6 +40,7 @@ const FPS = 10;
 const argv = process.argv.slice(2);
 const jsonOut = argv.includes('--json') ? argv[argv.indexOf('--json') + 1] : undefined;
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const onlySet = argv.includes('--set') ? argv[argv.indexOf('--set') + 1] : undefined;
 
 const labels = { cases: labelledCases() };
 for (const c of labels.cases) {
@@ -45,6 +50,9 @@ for (const c of labels.cases) {
 const models = await loadFaceModels(modelsDir(), settings);
 
 interface Result {
+  set: 'labels' | 'attacks';
+  /** Attack set only: the deepfake fed by a virtual camera (no screen light on it), a third pass with the colour signal. */
+  injected?: boolean;
   id: string;
   kind: string;
   held_out: boolean;
@@ -61,7 +69,11 @@ interface Result {
 }
 
 const results: Result[] = [];
-for (const [n, c] of labels.cases.entries()) {
+const all = [
+  ...(onlySet && onlySet !== 'labels' ? [] : labels.cases.map((c, n) => ({ c, set: 'labels' as const, seed: 1000 + n }))),
+  ...(onlySet && onlySet !== 'attacks' ? [] : attackSetCases().map((c, n) => ({ c, set: 'attacks' as const, seed: 3000 + n }))),
+];
+for (const { c, set: caseSet, seed } of all) {
   if (only && !c.id.includes(only)) continue;
   if (c.file.startsWith('public/')) {
     // Public clips come from a repository snapshot (tools/faces/public/videos.json): say so, and go on, when absent.
@@ -72,8 +84,9 @@ for (const [n, c] of labels.cases.entries()) {
       continue;
     }
   }
-  for (const colour of [false, true]) {
-    const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed: 1000 + n });
+  const passes = [{ colour: false, injected: false }, { colour: true, injected: false }, ...(c.kind === 'deepfake' ? [{ colour: true, injected: true }] : [])];
+  for (const { colour, injected } of passes) {
+    const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed, lightAttacks: !injected });
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await evaluateLiveness(models, settings, { frames: capture, challenge: ch, now: new Date(NOW.getTime() + 30_000), options: { withoutIllumination: !colour } });
@@ -83,7 +96,7 @@ for (const [n, c] of labels.cases.entries()) {
     const events = ev.challenge?.events ?? [];
     const found = c.blinks_s.filter((t) => events.some((e) => e.step === 'blink' && t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300)).length;
     results.push({
-      id: c.id, kind: c.kind, held_out: c.held_out, colour, status: r.outcome.status, reasons: r.outcome.reasons,
+      set: caseSet, ...(injected ? { injected } : {}), id: c.id, kind: c.kind, held_out: c.held_out, colour, status: r.outcome.status, reasons: r.outcome.reasons,
       steps: ev.challenge?.steps ?? [], events, dissenting: ev.attack?.dissenting ?? [],
       blinks: { labelled: c.blinks_s.length, found }, wall_ms: Math.round(wall), cpu_ms: Math.round((cpu.user + cpu.system) / 1000), evidence: r.outcome.evidence,
     });
@@ -121,7 +134,7 @@ function report(title: string, rs: Result[]) {
     const names = [...new Set(set.flatMap((r) => ((r.evidence as { attack?: { signals: { name: string }[] } }).attack?.signals ?? []).map((x) => x.name)))];
     const sig = (r: Result) => (r.evidence as { attack?: { signals: { name: string; dissent: boolean | null }[] } }).attack?.signals ?? [];
     const attacks = set.filter((r) => r.kind !== 'genuine' && r.kind !== 'non_response');
-    console.log(`  signal dissents — genuine (false alarms) / screen replays: ${names.map((nm) => `${nm} ${genuine.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${genuine.length} | ${attacks.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${attacks.length}`).join('; ')}`);
+    console.log(`  signal dissents — genuine (false alarms) / attacks: ${names.map((nm) => `${nm} ${genuine.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${genuine.length} | ${attacks.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${attacks.length}`).join('; ')}`);
     const fusedOnly = attacks.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length;
     const anyDissent = attacks.filter((r) => sig(r).some((x) => x.dissent)).length;
     console.log(`  attacks stopped by the attack signals alone (challenge aside): failed ${fusedOnly}/${attacks.length}, at least review ${anyDissent}/${attacks.length}`);
@@ -134,8 +147,19 @@ function report(title: string, rs: Result[]) {
 }
 
 console.log(`# liveness bench (settings ${settings.version}), ${new Date().toISOString()}`);
-report('Real clips, tuning set', results.filter((r) => !r.held_out));
-report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.held_out));
+report('Real clips, tuning set', results.filter((r) => r.set === 'labels' && !r.held_out));
+report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.set === 'labels' && r.held_out));
+report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected));
+{
+  // The same deepfakes fed by a virtual camera: no screen light reaches them (the colour signal's case).
+  const inj = results.filter((r) => r.injected);
+  if (inj.length) {
+    const sig = (r: Result) => (r.evidence as { attack?: { signals: { name: string; dissent: boolean | null }[] } }).attack?.signals ?? [];
+    console.log('\n### deepfakes injected by a virtual camera (no screen light), with the screen-colour signal');
+    console.log(`APCER deepfake (passed): ${inj.filter((r) => r.status === 'passed').length}/${inj.length}; review ${inj.filter((r) => r.status === 'review').length}, failed ${inj.filter((r) => r.status === 'failed').length}`);
+    console.log(`  screen_colour dissents ${inj.filter((r) => sig(r).some((x) => x.name === 'screen_colour' && x.dissent)).length}/${inj.length}; stopped by the attack signals alone: failed ${inj.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length}/${inj.length}, at least review ${inj.filter((r) => sig(r).some((x) => x.dissent)).length}/${inj.length}`);
+  }
+}
 
 // --- Real still faces: false alarms of the v3 image signals on LFW photos of tuning identities ---
 // (every other photo; achromatic ones are not measurable). A check of the thresholds chosen on the

@@ -3,6 +3,9 @@ import type { CaptureAdvisor, TCaptureAdvice } from '../domain/capture-advice.js
 import { CAPTURE_ADVICE_V1, type CaptureAdviceSettings } from './document/advice.js';
 import type { AdviceReply, AdviceRequest, AdviceWorkerData } from './document/advice-worker.js';
 import { DOCUMENT_SETTINGS_V2 } from './document/settings.js';
+import type { LivePreviewer, TLivePreview } from '../domain/live-preview.js';
+import { modelsDir } from './assets.js';
+import { loadFacePreviewModel, type FacePreviewModel } from './faces/preview.js';
 
 /**
  * The engine's implementation of the `CaptureAdvisor` port (domain/capture-advice.ts), the one
@@ -96,6 +99,56 @@ export function createCaptureAdvisor(opts: CaptureAdvisorOptions = {}): CaptureA
       await call({ kind: 'close' });
       worker = undefined;
       await w.terminate();
+    },
+  };
+}
+
+/**
+ * The engine's implementation of the `LivePreviewer` port (domain/live-preview.ts): one YuNet run
+ * (`faces/preview.ts`) on a preview frame of the hosted page. In this process rather than a worker
+ * thread: the decode (sharp) and ONNX Runtime run off the event loop, and the JS left (tensor fill,
+ * output decoding) is about a millisecond. Bounded like the advisor: `maxInFlight` at once (more
+ * answer `unavailable` at once) and a deadline; the model loads on first use, and a missing or
+ * altered model makes every answer `unavailable`.
+ */
+export const LIVE_PREVIEW_VERSION = 'live-preview-2026.11.1';
+
+export interface LivePreviewerOptions {
+  modelsDir?: string;
+  deadlineMs?: number;
+  maxInFlight?: number;
+}
+
+export function createLivePreviewer(opts: LivePreviewerOptions = {}): LivePreviewer & { warm(): Promise<boolean> } {
+  const deadlineMs = opts.deadlineMs ?? 300;
+  const maxInFlight = opts.maxInFlight ?? 2;
+  const unavailable = (ms: number): TLivePreview => ({ status: 'unavailable', faces: 0, face: null, version: LIVE_PREVIEW_VERSION, ms });
+  let model: Promise<FacePreviewModel | null> | undefined;
+  const load = () => (model ??= loadFacePreviewModel(opts.modelsDir ?? modelsDir()).catch(() => null));
+  let inFlight = 0;
+  return {
+    async preview(image) {
+      const t0 = Date.now();
+      if (inFlight >= maxInFlight) return unavailable(0);
+      inFlight++;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const work = load().then((m) => (m ? m.detect(image) : null)).catch(() => null);
+        const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), deadlineMs); });
+        const r = await Promise.race([work.finally(() => { inFlight--; }), late]);
+        const ms = Date.now() - t0;
+        return r ? { status: 'checked', faces: r.faces, face: r.face, version: LIVE_PREVIEW_VERSION, ms } : unavailable(ms);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async warm() {
+      return (await load()) !== null;
+    },
+    async close() {
+      const m = await model;
+      model = undefined;
+      await m?.release();
     },
   };
 }

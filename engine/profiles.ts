@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, type AuthenticitySettings } from './authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, type AuthenticitySettings } from './authenticity/index.js';
 import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, type FaceEngineSettings } from './faces/index.js';
 
@@ -32,6 +32,10 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // threshold and review band calibrated on real public photos at FAR 0.01 % / 0.1 %, screen-frame and skin-tone
   // replay signals). Document engine as ep-2026.11-5.
   'ep-2026.11-6': { id: 'ep-2026.11-6', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V6 },
+  // Issue 13 continued: authenticity v7 (chroma-plane double-quantisation likelihood and map, model v5 trained with
+  // attacks saved by real editors' tables and generated documents whose simulated camera writes real cameras'
+  // headers). Document and faces as ep-2026.11-6. (Built beside a document v3 profile; the lead unifies them.)
+  'ep-2026.11-7a': { id: 'ep-2026.11-7a', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V7 },
 };
 
 export function engineProfile(id: string): EngineProfile {

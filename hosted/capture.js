@@ -1,3 +1,5 @@
+import { createStepWatch, facesSeen, guidanceFor, measureFrame } from './guidance.js';
+
 // Client of the capture API. The session token is the last path segment of this page's URL and is
 // the only credential; it never leaves this origin (Referrer-Policy: no-referrer).
 const form = document.getElementById('capture');
@@ -65,46 +67,49 @@ function instructionAt(challenge, t) {
   return i < 0 ? strings.liveNeutral : strings[challenge.steps[Math.min(i, challenge.steps.length - 1)]];
 }
 
-// ---- live guidance before recording: light and framing, measured on a 64x48 copy of the preview ----
-// Luma (BT.601) of the whole frame, of the central ellipse where the page asks for the face, and of
-// the border; skin-toned pixels (YCbCr box of Chai & Ngan, which holds across skin tones under white
-// light) give the face's share of the frame, and their centroid where it is (off by more than
-// `offCentre` of the frame's width or height: the face is near an edge, where a turn takes it out of
-// the picture). Thresholds are starting points, stated in the README. Several faces and "step not yet
-// done" need a face detector in the browser and are not judged here.
+// ---- live guidance: light and framing measured here (hosted/guidance.js), several faces and the
+// steps from the server's live preview check: a 320x240 JPEG of the preview at most every 250 ms,
+// one at a time (a slow answer skips frames rather than queueing them). Advice only: when the check
+// is unavailable, rate-limited or fails, the page carries on without it.
 const guidanceEl = document.getElementById('guidance');
-const GUIDE = { darkMean: 55, backlitGap: 45, backlitBorder: 150, farSkin: 0.04, closeSkin: 0.6, offCentre: 0.2 };
+const stepHint = document.getElementById('step-hint');
+const PREVIEW_MS = 250;
 
-function measureFrame(data, w, h) {
-  let all = 0, centre = 0, nc = 0, border = 0, nb = 0, skin = 0, sx = 0, sy = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 4;
-      const r = data[i], g = data[i + 1], b = data[i + 2];
-      const Y = 0.299 * r + 0.587 * g + 0.114 * b;
-      const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
-      const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
-      all += Y;
-      if (Y > 35 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) { skin++; sx += x + 0.5; sy += y + 0.5; }
-      const dx = (x + 0.5 - w / 2) / (w * 0.28), dy = (y + 0.5 - h / 2) / (h * 0.36);
-      if (dx * dx + dy * dy <= 1) { centre += Y; nc++; }
-      else if (x < w * 0.12 || x >= w * 0.88 || y < h * 0.12 || y >= h * 0.88) { border += Y; nb++; }
-    }
-  }
-  return {
-    mean: all / (w * h), centre: centre / Math.max(1, nc), border: border / Math.max(1, nb), skin: skin / (w * h),
-    // Skin centroid as a fraction of the frame (0.5, 0.5 = centred).
-    cx: skin ? sx / skin / w : 0.5, cy: skin ? sy / skin / h : 0.5,
+function createPreviewLoop() {
+  const canvas = document.createElement('canvas');
+  canvas.width = 320;
+  canvas.height = 240;
+  const ctx = canvas.getContext('2d');
+  const answers = [];
+  let busy = false, pausedUntil = 0, timer = null, onAnswer = null;
+  const send = () => {
+    const now = performance.now();
+    if (busy || now < pausedUntil || !video.videoWidth) return;
+    busy = true;
+    ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
+    canvas.toBlob(async (blob) => {
+      try {
+        if (!blob) return;
+        const res = await fetch(`${base}/preview`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: blob });
+        if (!res.ok) { pausedUntil = performance.now() + (res.status === 429 ? 10000 : 3000); return; }
+        const answer = await res.json();
+        answers.push(answer);
+        if (answers.length > 8) answers.shift();
+        if (onAnswer) onAnswer(answer, now);
+      } catch {
+        pausedUntil = performance.now() + 3000;
+      } finally {
+        busy = false;
+      }
+    }, 'image/jpeg', 0.7);
   };
-}
-
-function guidanceFor(m) {
-  if (m.mean < GUIDE.darkMean && m.border - m.centre < GUIDE.backlitGap) return 'guideDark';
-  if (m.border - m.centre >= GUIDE.backlitGap && m.border >= GUIDE.backlitBorder) return 'guideBacklit';
-  if (m.skin < GUIDE.farSkin) return 'guideFar';
-  if (m.skin > GUIDE.closeSkin) return 'guideClose';
-  if (Math.abs(m.cx - 0.5) > GUIDE.offCentre || Math.abs(m.cy - 0.5) > GUIDE.offCentre) return 'guideCentre';
-  return null;
+  return {
+    start() { if (!timer) { timer = setInterval(send, PREVIEW_MS); send(); } },
+    stop() { clearInterval(timer); timer = null; onAnswer = null; },
+    faces() { return facesSeen(answers); },
+    /** Calls `fn(answer, takenAt)` for each answer from now on (takenAt: performance.now() when its frame was drawn). */
+    listen(fn) { onAnswer = fn; },
+  };
 }
 
 /**
@@ -112,7 +117,7 @@ function guidanceFor(m) {
  * second, or after `maxMs` regardless: guidance helps, it never locks an applicant out (the server
  * judges the capture either way).
  */
-function guideUntilReady(maxMs) {
+function guideUntilReady(maxMs, preview) {
   const small = document.createElement('canvas');
   small.width = 64;
   small.height = 48;
@@ -124,7 +129,7 @@ function guideUntilReady(maxMs) {
     const tick = () => {
       sctx.drawImage(video, 0, 0, small.width, small.height);
       const m = measureFrame(sctx.getImageData(0, 0, small.width, small.height).data, small.width, small.height);
-      const key = guidanceFor(m);
+      const key = guidanceFor(m, preview.faces());
       guidanceEl.textContent = strings[key || 'guideOk'];
       guidanceEl.dataset.guidance = key || 'ok';
       console.debug('guidance', JSON.stringify(m));
@@ -152,12 +157,14 @@ async function recordLiveness() {
   }
   startButton.disabled = true;
   livenessDone = false;
+  const preview = createPreviewLoop();
   try {
     // Guidance first: the challenge's clock (and its deadline) start only once the applicant is ready.
     video.srcObject = stream;
     video.hidden = false;
     await video.play();
-    await guideUntilReady(GUIDANCE_MAX_MS);
+    preview.start();
+    await guideUntilReady(GUIDANCE_MAX_MS, preview);
     guidanceEl.hidden = true;
     const res = await fetch(`${base}/challenge`, { method: 'POST' });
     if (!res.ok) throw await problemOf(res);
@@ -173,6 +180,9 @@ async function recordLiveness() {
     const pending = [];
     const failures = [];
     const t0 = performance.now();
+    // "Step not yet done" and "several faces" while recording (hosted/guidance.js createStepWatch).
+    const watch = createStepWatch(challenge);
+    preview.listen((answer, takenAt) => watch.observe(Math.round(takenAt - t0), answer));
     let n = 0;
     await new Promise((resolve) => {
       const tick = () => {
@@ -181,6 +191,13 @@ async function recordLiveness() {
         const colour = colourAt(challenge, t).colour;
         flash.style.background = RGB[colour];
         instruction.textContent = instructionAt(challenge, t);
+        const notSeen = watch.pending(t);
+        const hint = (preview.faces() ?? 0) >= 2 ? 'guideSeveral' : notSeen ? `pending_${notSeen}` : null;
+        if ((stepHint.dataset.hint || null) !== hint) {
+          stepHint.textContent = hint ? strings[hint] : '';
+          stepHint.hidden = !hint;
+          if (hint) stepHint.dataset.hint = hint; else delete stepHint.dataset.hint;
+        }
         ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
         const meta = { nonce: challenge.nonce, timestamp_ms: t, colour };
         const name = `frame-${String(n++).padStart(3, '0')}.jpg`;
@@ -192,6 +209,7 @@ async function recordLiveness() {
       tick();
     });
     flash.hidden = true;
+    preview.stop();
     say(liveStatus, strings.liveUploading);
     await new Promise((r) => setTimeout(r, 200)); // let the last toBlob callbacks queue their uploads
     await Promise.all(pending);
@@ -203,6 +221,9 @@ async function recordLiveness() {
     flash.hidden = true;
     say(liveStatus, (problem && problem.detail) || strings.failed, true);
   } finally {
+    preview.stop();
+    stepHint.hidden = true;
+    delete stepHint.dataset.hint;
     stream.getTracks().forEach((track) => track.stop());
     guidanceEl.hidden = true;
     video.hidden = true;

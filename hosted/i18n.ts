@@ -53,6 +53,10 @@ export const STRINGS = {
     guideClose: 'Too close: hold the phone a little further away.',
     guideCentre: 'Move so that your face is in the middle of the screen.',
     guideOk: 'Good. Hold still and look at the screen.',
+    guideSeveral: 'More than one face is in the picture. Only you should be in front of the camera.',
+    pending_turn_left: 'We have not seen the turn yet: turn your head to your left now.',
+    pending_turn_right: 'We have not seen the turn yet: turn your head to your right now.',
+    pending_nod: 'We have not seen the nod yet: tilt your head down and back up now.',
     passport: 'Passport', national_id: 'National ID card', driving_licence: 'Driving licence', residence_permit: 'Residence permit',
   },
   es: {
@@ -103,6 +107,10 @@ export const STRINGS = {
     guideClose: 'Demasiado cerca: aleja un poco el teléfono.',
     guideCentre: 'Muévete para que tu cara quede en el centro de la pantalla.',
     guideOk: 'Bien. Quédate quieto y mira la pantalla.',
+    guideSeveral: 'Hay más de una cara en la imagen. Solo tú debes estar frente a la cámara.',
+    pending_turn_left: 'Aún no vimos el giro: gira la cabeza hacia tu izquierda ahora.',
+    pending_turn_right: 'Aún no vimos el giro: gira la cabeza hacia tu derecha ahora.',
+    pending_nod: 'Aún no vimos el movimiento: inclina la cabeza hacia abajo y vuelve a subirla ahora.',
     passport: 'Pasaporte', national_id: 'Credencial / documento nacional', driving_licence: 'Licencia de conducir', residence_permit: 'Tarjeta de residencia',
   },
   pt: {
@@ -153,6 +161,10 @@ export const STRINGS = {
     guideClose: 'Perto demais: afaste um pouco o telefone.',
     guideCentre: 'Mova-se para que o seu rosto fique no centro da tela.',
     guideOk: 'Muito bem. Fique parado e olhe para a tela.',
+    guideSeveral: 'Há mais de um rosto na imagem. Só você deve estar em frente à câmera.',
+    pending_turn_left: 'Ainda não vimos o giro: vire a cabeça para a sua esquerda agora.',
+    pending_turn_right: 'Ainda não vimos o giro: vire a cabeça para a sua direita agora.',
+    pending_nod: 'Ainda não vimos o movimento: incline a cabeça para baixo e volte a levantá-la agora.',
     passport: 'Passaporte', national_id: 'Bilhete de identidade', driving_licence: 'Carta de condução', residence_permit: 'Autorização de residência',
   },
 } as const satisfies Record<TLocale, Record<string, string>>;

@@ -51,7 +51,8 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
   const clientStrings = {
     uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed, needLive: s.needLive,
     liveNeutral: s.liveNeutral, turn_left: s.turn_left, turn_right: s.turn_right, nod: s.nod, blink: s.blink,
-    guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideCentre: s.guideCentre, guideOk: s.guideOk,
+    guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideCentre: s.guideCentre, guideOk: s.guideOk, guideSeveral: s.guideSeveral,
+    pending_turn_left: s.pending_turn_left, pending_turn_right: s.pending_turn_right, pending_nod: s.pending_nod,
     liveDone: s.liveDone, liveRetry: s.liveRetry, liveUploading: s.liveUploading, noCamera: s.noCamera, cameraDenied: s.cameraDenied,
     adviceChecking: s.adviceChecking, adviceOk: s.adviceOk, adviceIntro: s.adviceIntro,
     // One sentence per advice code the upload can answer with (domain CAPTURE_ISSUES).
@@ -84,6 +85,6 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
   <button type="submit" id="submit">${s.submit}</button>
   <p id="status" role="status" aria-live="polite"></p>
 </form>
-<div id="flash" aria-hidden="true" hidden><p id="instruction" aria-live="assertive"></p></div>`;
+<div id="flash" hidden><p id="step-hint" role="status" aria-live="polite" hidden></p><p id="instruction" aria-live="assertive"></p></div>`;
   return layout(locale, b, s.title, body, '/hosted/capture.js', nonce);
 }

@@ -72,6 +72,8 @@ const ZEnv = z.object({
   RATE_LIMIT_API_KEY: rateSpec.prefault('1200/1m'),
   RATE_LIMIT_ANONYMOUS: rateSpec.prefault('300/1m'),
   RATE_LIMIT_CAPTURE_TOKEN: rateSpec.prefault('600/10m'),
+  // The hosted page's live preview frames (at most 4 a second while the camera is on).
+  RATE_LIMIT_CAPTURE_PREVIEW: rateSpec.prefault('300/1m'),
   RATE_LIMIT_SHORT_LINK: rateSpec.prefault('60/1m'),
   RATE_LIMIT_SIGNUP: rateSpec.prefault('20/1h'),
   RATE_LIMIT_SIGN_IN: rateSpec.prefault('30/10m'),
@@ -114,6 +116,7 @@ export interface AppConfig {
     apiKey: RateLimit;
     anonymous: RateLimit;
     captureToken: RateLimit;
+    capturePreview: RateLimit;
     shortLink: RateLimit;
     signup: RateLimit;
     signIn: RateLimit;
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       apiKey: e.RATE_LIMIT_API_KEY,
       anonymous: e.RATE_LIMIT_ANONYMOUS,
       captureToken: e.RATE_LIMIT_CAPTURE_TOKEN,
+      capturePreview: e.RATE_LIMIT_CAPTURE_PREVIEW,
       shortLink: e.RATE_LIMIT_SHORT_LINK,
       signup: e.RATE_LIMIT_SIGNUP,
       signIn: e.RATE_LIMIT_SIGN_IN,

@@ -17,7 +17,7 @@ import { PRUNE_SQL, postgresRateLimitStore } from './rate-limit-store.js';
  * subject: the client IP, or a sha256 prefix of the API key or capture token (never the secret).
  * Over the limit: 429 problem+json `rate_limited` with Retry-After (seconds).
  */
-export type LimiterName = 'apiKey' | 'captureToken' | 'shortLink' | 'signup' | 'signIn';
+export type LimiterName = 'apiKey' | 'captureToken' | 'capturePreview' | 'shortLink' | 'signup' | 'signIn';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,6 +51,7 @@ const SUBJECTS: Record<LimiterName, { field: string; key: (req: FastifyRequest) 
     },
   },
   captureToken: { field: 'token', key: (req) => `capture:${digest(String((req.params as { token?: string }).token ?? ''))}` },
+  capturePreview: { field: 'token', key: (req) => `capture_preview:${digest(String((req.params as { token?: string }).token ?? ''))}` },
   shortLink: { field: 'ip', key: (req) => `short_link:${req.ip}` },
   signup: { field: 'ip', key: (req) => `signup:${req.ip}` },
   signIn: { field: 'ip', key: (req) => `sign_in:${req.ip}` },

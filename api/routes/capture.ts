@@ -12,6 +12,8 @@ import QRCode from 'qrcode';
 import { ZLivenessChallenge } from '../../domain/liveness.js';
 import { mintCaptureSession, onboardingUrl } from '../../services/case-links.js';
 import { startLivenessChallenge } from '../../services/liveness-challenge.js';
+import { previewLiveFrame } from '../../services/live-preview.js';
+import { LIVE_PREVIEW_MAX_BYTES, ZLivePreview } from '../../domain/live-preview.js';
 import { listCaseUploads, projectBranding, resolveLinkCode, resolveSession, storeUpload, submitCapture } from '../../services/capture.js';
 
 // CSP (with the per-response style nonce), frame-ancestors, nosniff and the referrer policy come
@@ -119,6 +121,25 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
   }, async (req, reply) => {
     const { verification: v } = await sessionOrThrow(req, req.params.token);
     return reply.code(201).headers({ 'cache-control': 'no-store' }).send(await startLivenessChallenge(req.em, req.deps.blobs, v.id));
+  });
+
+  // Live preview frames arrive as raw image bytes (no multipart: one small frame, several a second).
+  // Scoped to this plugin; the limit leaves room for the 413 to come from the service's own check.
+  app.addContentTypeParser(['image/jpeg', 'image/png', 'image/webp'], { parseAs: 'buffer', bodyLimit: 2 * LIVE_PREVIEW_MAX_BYTES }, (_req, body, done) => done(null, body));
+
+  app.post('/o/:token/preview', {
+    config: { abuseLimit: 'capturePreview' },
+    bodyLimit: 2 * LIVE_PREVIEW_MAX_BYTES,
+    schema: {
+      tags: ['capture'],
+      summary: 'Live preview check: how many faces one small camera preview frame shows and where the largest face looks (raw JPEG, PNG or WebP body, at most 64 KiB); advice only, nothing is stored',
+      consumes: ['image/jpeg', 'image/png', 'image/webp'], params: ZTokenParams,
+      response: { 200: ZLivePreview, 400: ZProblem, 401: ZProblem, 409: ZProblem, 410: ZProblem, 413: ZProblem, 415: ZProblem, 422: ZProblem, 429: ZProblem },
+    },
+  }, async (req, reply) => {
+    const { verification: v } = await sessionOrThrow(req, req.params.token);
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    return reply.headers({ 'cache-control': 'no-store' }).send(await previewLiveFrame(req.deps, v, body));
   });
 
   // Cross-device path: a device without a usable camera shows this QR code; scanning it opens a

@@ -5,7 +5,7 @@ import { blockGrid, type BlockGridResult } from './forensics/block-grid.js';
 import { captureCues, type CaptureCues } from './forensics/capture-cues.js';
 import { analyzeCompressionHistory, type CompressionHistory } from './forensics/compression-history.js';
 import { detectCopyMove, type CopyMoveResult } from './forensics/copy-move.js';
-import type { LumaCoefficients } from './image/jpeg-coefficients.js';
+import type { ComponentCoefficients, LumaCoefficients } from './image/jpeg-coefficients.js';
 import { analyzeDoubleCompression, type DoubleCompressionResult } from './forensics/double-compression.js';
 import { BLOCK, errorLevelMaps } from './forensics/error-level.js';
 import { noiseResidualMap } from './forensics/noise-residual.js';
@@ -90,6 +90,16 @@ export const COMPRESSION_HISTORY_FEATURES = [
  */
 export const SHIFTED_GRID_FEATURES = ['sg_best', 'sg_gap', 'sg_agreement'] as const;
 export const TILE32_FEATURE_NAMES = TILE_FEATURE_NAMES.map((n) => n.replace('tile_', 't32_') as `t32_${string}`);
+/**
+ * Added in feature set v5 (settings v7): the same double-quantisation likelihood and map on the
+ * two CHROMA planes' exact coefficients (Cb, Cr). Cameras quantise chroma with their own,
+ * usually coarser steps than luma, and an editor's second save often uses other chroma steps and
+ * sampling, so a first save's lattice can survive in chroma where luma shows none.
+ */
+export const CHROMA_DQL_FEATURE_NAMES = [
+  ...DQL_FEATURE_NAMES.map((n) => n.replace('dql_', 'cb_dql_') as `cb_dql_${string}`),
+  ...DQL_FEATURE_NAMES.map((n) => n.replace('dql_', 'cr_dql_') as `cr_dql_${string}`),
+];
 export const FEATURE_NAMES = [
   ...FEATURE_NAMES_V1,
   ...COMPRESSION_HISTORY_FEATURES,
@@ -97,6 +107,7 @@ export const FEATURE_NAMES = [
   ...DQL_FEATURE_NAMES,
   ...SHIFTED_GRID_FEATURES,
   ...TILE32_FEATURE_NAMES,
+  ...CHROMA_DQL_FEATURE_NAMES,
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 /** v3 (settings v5) adds the within-image tile maps (forensics/tile-maps.ts). */
@@ -104,7 +115,8 @@ export const FEATURE_SETS = {
   v1: FEATURE_NAMES_V1.length,
   v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length,
   v3: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length + TILE_FEATURE_NAMES.length,
-  v4: FEATURE_NAMES.length,
+  v4: FEATURE_NAMES.length - CHROMA_DQL_FEATURE_NAMES.length,
+  v5: FEATURE_NAMES.length,
 } as const;
 export type FeatureSet = keyof typeof FEATURE_SETS;
 
@@ -118,6 +130,8 @@ export interface ForensicParts {
   /** Null unless the feature set reads them (v4, settings v6 on). */
   dqLikelihood: DqLikelihood | null;
   tiles32: TileMaps | null;
+  /** Feature set v5 (settings v7): the likelihood on the Cb and Cr planes; null before. */
+  chromaDq: ChromaDq | null;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -143,7 +157,7 @@ export async function extractFeatures(
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
   coefficients: LumaCoefficients | null = null,
-  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean } = {},
+  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean; chroma?: ComponentCoefficients[] | null } = {},
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -201,6 +215,7 @@ export async function extractFeatures(
   const tiles32 = options.v4
     ? tileMaps(luma, native.width, native.height, noise, ela.elaPerTexture, ela.gradient, image.format === 'jpeg' ? coefficients : null, native, 32)
     : null;
+  const chromaDq = options.chroma !== undefined ? chromaLikelihood(image.format === 'jpeg' ? options.chroma : null, native) : null;
 
   const values: number[] = [
     (quantization?.lumaQuality ?? 100) / 100,
@@ -261,6 +276,7 @@ export async function extractFeatures(
     ...(dql ? dql.features : DQL_FEATURE_NAMES.map(() => 0)),
     ...(options.v4 && shifted?.available ? [shifted.best, shifted.gap, shifted.agreement] : [0, 0, 0]),
     ...(tiles32 ? tiles32.features : TILE32_FEATURE_NAMES.map(() => 0)),
+    ...(chromaDq ? [...chromaDq.cb.features, ...chromaDq.cr.features] : CHROMA_DQL_FEATURE_NAMES.map(() => 0)),
   ];
   if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
   const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));
@@ -273,6 +289,7 @@ export async function extractFeatures(
       tiles,
       dqLikelihood: dql,
       tiles32,
+      chromaDq,
       grid,
       copyMove,
       spectral,
@@ -280,6 +297,30 @@ export async function extractFeatures(
       local: { elaP99Z: values[FEATURE_NAMES.indexOf('ela_p99_z')]!, elaCluster: values[FEATURE_NAMES.indexOf('ela_cluster')]!, noiseLowCluster: values[FEATURE_NAMES.indexOf('noise_low_cluster')]!, zones: zoneFeatures },
     },
   };
+}
+
+/**
+ * The likelihood of forensics/dq-likelihood.ts on each chroma plane, over the same native crop
+ * scaled by the plane's subsampling (a 4:2:0 plane has half the blocks per side). Unavailable
+ * (zeros) for a grayscale file or anything the coefficient reader does not cover.
+ */
+export interface ChromaDq {
+  cb: DqLikelihood;
+  cr: DqLikelihood;
+  /** Luma pixels per chroma pixel (2, 2 for 4:2:0): boxes are in the chroma plane's frame. */
+  scale: [number, number];
+}
+
+export function chromaLikelihood(chroma: ComponentCoefficients[] | null, native: { left: number; top: number; width: number; height: number }): ChromaDq {
+  const luma = chroma?.[0];
+  const cb = chroma?.[1];
+  const sx = luma && cb ? luma.h / cb.h : 1;
+  const sy = luma && cb ? luma.v / cb.v : 1;
+  const one = (c: ComponentCoefficients | undefined): DqLikelihood => {
+    if (!luma || !c || c.h !== cb?.h || c.v !== cb?.v) return dqLikelihood(null, native);
+    return dqLikelihood(c, { left: Math.round(native.left / sx), top: Math.round(native.top / sy), width: Math.floor(native.width / sx), height: Math.floor(native.height / sy) });
+  };
+  return { cb: one(cb), cr: one(chroma?.[2]), scale: [sx, sy] };
 }
 
 /** 2×2 box average: the copy-move search runs on a ≤384-px luma to stay within budget. */

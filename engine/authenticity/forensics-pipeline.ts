@@ -2,7 +2,7 @@ import type { DecodedImage } from './image/decode.js';
 import { decodeForForensics } from './image/decode.js';
 import { analyzeMetadata, type MetadataResult } from './metadata/metadata-analysis.js';
 import { extractFeatures, type FeatureVector } from './features.js';
-import { readLumaCoefficients } from './image/jpeg-coefficients.js';
+import { readAllCoefficients, readLumaCoefficients } from './image/jpeg-coefficients.js';
 import { lumaTableOf } from './metadata/jpeg-structure.js';
 import type { AuthenticitySettings } from './settings.js';
 import type { Zone } from './zones.js';
@@ -32,11 +32,15 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
     settings,
   );
   const lumaTable = lumaTableOf(metadata.structure.quantTables)?.values ?? null;
-  const coefficients = image.format === 'jpeg' ? readLumaCoefficients(input.bytes) : null;
+  // Feature set v5 reads the chroma planes too (one pass; its luma plane is readLumaCoefficients').
+  const v5 = settings.featureSet === 'v5';
+  const all = v5 && image.format === 'jpeg' ? readAllCoefficients(input.bytes) : null;
+  const coefficients = image.format === 'jpeg' ? (v5 ? (all?.[0] ?? null) : readLumaCoefficients(input.bytes)) : null;
   const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients, {
     shiftedGrid: settings.shiftedGridMinAgreement !== undefined,
-    tiles: settings.featureSet === 'v3' || settings.featureSet === 'v4',
-    v4: settings.featureSet === 'v4',
+    tiles: settings.featureSet === 'v3' || settings.featureSet === 'v4' || v5,
+    v4: settings.featureSet === 'v4' || v5,
+    ...(v5 ? { chroma: all } : {}),
   });
   return { image, metadata, features };
 }

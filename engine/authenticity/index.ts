@@ -9,7 +9,7 @@ import { signal, type Signal } from './signals.js';
 import type { Zone } from './zones.js';
 
 export { AuthenticityError, AUTHENTICITY_ERROR_CODES, type AuthenticityErrorCode } from './errors.js';
-export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 export { SIGNAL_CODES, type Signal, type SignalCode } from './signals.js';
 
 export interface AuthenticityInput {
@@ -104,8 +104,23 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
         nats: round3(b.score),
         tiles: b.tiles,
       }));
-      if (model?.signal && (regions.length || onceCompressed.length) && model.signal.code === 'tampering_suspected') {
-        model.signal.evidence.regions = [...onceCompressed, ...regions].flatMap((r) => [r.x, r.y, r.width, r.height]);
+      // Feature set v5: the same map on the chroma planes, scaled back to luma pixels.
+      const chromaRegions = (plane: 'cb' | 'cr') => {
+        const c = parts.chromaDq;
+        if (!c) return [];
+        const [sx, sy] = c.scale;
+        return c[plane].boxes.map((b) => ({
+          x: b.x * sx + image.native.left,
+          y: b.y * sy + image.native.top,
+          width: b.width * sx,
+          height: b.height * sy,
+          nats: round3(b.score),
+          tiles: b.tiles,
+        }));
+      };
+      const chromaOnce = parts.chromaDq ? { cb: chromaRegions('cb'), cr: chromaRegions('cr') } : null;
+      if (model?.signal && (regions.length || onceCompressed.length || chromaOnce?.cb.length || chromaOnce?.cr.length) && model.signal.code === 'tampering_suspected') {
+        model.signal.evidence.regions = [...onceCompressed, ...(chromaOnce?.cb ?? []), ...(chromaOnce?.cr ?? []), ...regions].flatMap((r) => [r.x, r.y, r.width, r.height]);
       }
       if (model?.signal) signals.push(model.signal);
       if (!modelApplies) signals.push(signal('not_camera_jpeg', 'weak', 'metadata', { format: image.format }));
@@ -177,6 +192,17 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
                     frequencies: parts.dqLikelihood.selected,
                     map_tile_px: 32,
                     once_compressed_regions: onceCompressed,
+                  },
+                }
+              : {}),
+            ...(parts.chromaDq && chromaOnce
+              ? {
+                  // Feature set v5: per chroma plane, as above; regions in the stored frame's (luma) pixels.
+                  chroma_double_quantisation: {
+                    sampling_scale: parts.chromaDq.scale,
+                    map_tile_px: 32 * parts.chromaDq.scale[0],
+                    cb: { available: parts.chromaDq.cb.available, frequencies: parts.chromaDq.cb.selected, once_compressed_regions: chromaOnce.cb },
+                    cr: { available: parts.chromaDq.cr.available, frequencies: parts.chromaDq.cr.selected, once_compressed_regions: chromaOnce.cr },
                   },
                 }
               : {}),

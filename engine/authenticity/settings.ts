@@ -8,7 +8,7 @@ import { TABLE_FAMILIES } from './metadata/table-families.js';
 export const ZAuthenticitySettings = z.object({
   version: z.string().min(1),
   /** Which prefix of the feature vector the model reads (features.ts FEATURE_SETS); absent = v1. */
-  featureSet: z.enum(['v1', 'v2', 'v3', 'v4']).default('v1'),
+  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5']).default('v1'),
   /** Directory holding the model file; defaults to this package's `model/` folder. */
   modelDir: z.string().optional(),
   model: z.object({
@@ -198,4 +198,30 @@ export const AUTHENTICITY_SETTINGS_V6: AuthenticitySettings = {
   operatingPoint: 'review = model risk exceeded by 5 % of real genuine tuning images (camera, scanner, document, browser canvas; out-of-fold), failed = 1 %',
 };
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V6;
+/**
+ * Settings v7 (engine profile ep-2026.11-7a, issue 13 continued): feature set v5 and model v5.
+ *  - feature set v5 = v4 + the double-quantisation likelihood and its per-block map on the two
+ *    chroma planes (the coefficient reader now keeps every component), shown as
+ *    `chroma_double_quantisation` evidence and joined to a `tampering_suspected` signal's regions;
+ *  - model v5 (training/train_v5.py): the v4 recipe on the same real tuning split plus the
+ *    round-2 attacks on the real tuning images saved with REAL editors' headers (Photoshop's own
+ *    tables, GIMP and paint.net Annex K: attacks/editor-tables.json) and the generated documents
+ *    of corpus recipe v3 (the simulated camera writes real cameras' headers); thresholds = the
+ *    out-of-fold risk that 5 % / 1 % of the real genuine tuning images exceed;
+ *  - rules as v6 (table families: Annex K only).
+ */
+export const AUTHENTICITY_SETTINGS_V7: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V6,
+  version: '7',
+  featureSet: 'v5',
+  model: {
+    file: 'authenticity-gbt-v5.json',
+    name: 'authenticity-gbt-v5',
+    sha256: 'abe6e1378dfa83faeb52997462098a59d4843e6429c0579283d51cbba212bb6c',
+  },
+  // training/metrics-v5.json: out-of-fold risk exceeded by 5 % / 1 % of the 283 real genuine tuning images.
+  modelReviewThreshold: 0.8554,
+  modelStrongThreshold: 0.9911,
+};
+
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V7;

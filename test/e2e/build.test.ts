@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, isSerious, launchChromium } from '../browser.js';
+import { axeViolations, createApiKey, dashboardContext, isSerious, launchChromium, signInAsNewOwner, signInThroughLocalProvider } from '../browser.js';
 import { uniqueEmail } from '../dashboard-helpers.js';
 import { api as call, sql, stack } from '../helpers.js';
 
@@ -31,17 +31,9 @@ const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
 describe('Build page in a real browser', () => {
   it('composes a Template from the registry forms, refuses a bad one inline, saves/reopens/edits a draft, previews it, activates it as a Flow that runs intake', async () => {
     const api = stack().apiUrl;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'en-GB' });
-    const page = await context.newPage();
-    await page.goto(`${api}/dashboard`);
-    await page.getByRole('link', { name: 'Sign in with Google' }).click();
-    await page.locator('input[name=login]').fill(uniqueEmail('build-owner'));
-    await page.locator('input[name=password]').fill('any');
-    await page.locator('button[type=submit]').click();
-    await page.waitForURL(/\/dashboard\/projects\/prj_[0-9A-Z]{26}\/keys$/);
-    const projectId = /prj_[0-9A-Z]{26}/.exec(page.url())![0];
-    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
-    const key = (await (await context.request.post(`${api}/v1/projects/${projectId}/keys`, { data: { name: 'e2e' }, headers: { 'x-csrf-token': csrf } })).json()).api_key as string;
+    const owner = await signInAsNewOwner(browser, api, uniqueEmail('build-owner'));
+    const { context, page, projectId, csrf } = owner;
+    const key = await createApiKey(owner, api);
     const drafts = async () => (await sql<{ n: number }>('select count(*)::int as n from template_drafts where project_id = $1', [projectId]))[0]!.n;
     const bad: Record<string, string[]> = {};
 
@@ -157,13 +149,10 @@ describe('Build page in a real browser', () => {
     // A compliance member sees the draft read-only (the composer disabled, no activation).
     const complianceEmail = uniqueEmail('build-compliance');
     expect((await context.request.post(`${api}/v1/team/invitations`, { data: { email: complianceEmail, role: 'compliance' }, headers: { 'x-csrf-token': csrf } })).status()).toBe(201);
-    const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'en-GB' });
+    const other = await dashboardContext(browser);
     const look = await other.newPage();
     await look.goto(`${api}/dashboard/projects/${projectId}/build/drafts/${draftId}`);
-    await look.getByRole('link', { name: 'Sign in with Google' }).click();
-    await look.locator('input[name=login]').fill(complianceEmail);
-    await look.locator('input[name=password]').fill('any');
-    await look.locator('button[type=submit]').click();
+    await signInThroughLocalProvider(look, complianceEmail);
     await look.waitForURL(new RegExp(`/build/drafts/${draftId}$`));
     await look.getByRole('note').filter({ hasText: 'flows:manage' }).waitFor();
     await expect(look.locator('[name="document_capture.accepted_documents.0.country"]').isDisabled()).resolves.toBe(true);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { axeViolations, isSerious, launchChromium, type AxeViolation } from '../browser.js';
+import { axeViolations, dashboardContext, isSerious, launchChromium, signInThroughLocalProvider, type AxeViolation } from '../browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhook-verify.js';
 import { uniqueEmail } from '../dashboard-helpers.js';
@@ -33,14 +33,11 @@ async function visit(page: Page, name: string): Promise<void> {
 }
 
 async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'en-GB' });
+  const context = await dashboardContext(browser);
   const page = await context.newPage();
   page.on('dialog', (d) => void d.accept());
   await page.goto(`${stack().apiUrl}/dashboard`);
-  await page.getByRole('link', { name: 'Sign in with Google' }).click();
-  await page.locator('input[name=login]').fill(email);
-  await page.locator('input[name=password]').fill('any');
-  await page.locator('button[type=submit]').click();
+  await signInThroughLocalProvider(page, email);
   await page.waitForURL(/\/dashboard\/projects\/prj_[0-9A-Z]{26}\/keys$/);
   return { context, page };
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { axeViolations, isSerious, launchChromium, type AxeViolation } from '../browser.js';
+import { axeViolations, dashboardContext, isSerious, launchChromium, signInThroughLocalProvider, type AxeViolation } from '../browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../dashboard-helpers.js';
 import { createVerification, sampleJpeg, stack, submit, tokenOf, upload, waitFor, webhookReceiver } from '../helpers.js';
@@ -36,7 +36,7 @@ describe('dashboard in a real browser', () => {
   it('signs in through the local OpenID provider and every page passes axe (no serious/critical) in en, es and pt', async () => {
     const api = stack().apiUrl;
     // bypassCSP lets the axe script in; the pages' own CSP is asserted on the responses below.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'en-GB' });
+    const context = await dashboardContext(browser);
     const page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
     const bad: Record<string, AxeViolation[]> = {};
@@ -53,10 +53,7 @@ describe('dashboard in a real browser', () => {
 
     // The real sign-in: our button → the local OpenID provider's login form → back with a session.
     const email = uniqueEmail('e2e');
-    await page.getByRole('link', { name: 'Sign in with Google' }).click();
-    await page.locator('input[name=login]').fill(email);
-    await page.locator('input[name=password]').fill('any');
-    await page.locator('button[type=submit]').click();
+    await signInThroughLocalProvider(page, email);
     await page.waitForURL(/\/dashboard\/projects\/prj_[0-9A-Z]{26}\/keys$/);
     const projectId = /prj_[0-9A-Z]{26}/.exec(page.url())![0];
     await expect(page.getByText(email).isVisible()).resolves.toBe(true);

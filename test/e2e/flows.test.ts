@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { axeViolations, isSerious, launchChromium } from '../browser.js';
+import { axeViolations, createApiKey, isSerious, launchChromium, signInAsNewOwner } from '../browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../dashboard-helpers.js';
 import { api as call, sql, stack } from '../helpers.js';
@@ -29,17 +29,9 @@ async function axe(page: Page, name: string): Promise<string[]> {
 describe('Flows page in a real browser', () => {
   it('shows versions, refuses a bad definition inline, publishes v2 with a diff (v1 Cases keep v1), deactivates', async () => {
     const api = stack().apiUrl;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, locale: 'en-GB' });
-    const page = await context.newPage();
-    await page.goto(`${api}/dashboard`);
-    await page.getByRole('link', { name: 'Sign in with Google' }).click();
-    await page.locator('input[name=login]').fill(uniqueEmail('flows-owner'));
-    await page.locator('input[name=password]').fill('any');
-    await page.locator('button[type=submit]').click();
-    await page.waitForURL(/\/dashboard\/projects\/prj_[0-9A-Z]{26}\/keys$/);
-    const projectId = /prj_[0-9A-Z]{26}/.exec(page.url())![0];
-    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
-    const key = (await (await context.request.post(`${api}/v1/projects/${projectId}/keys`, { data: { name: 'e2e' }, headers: { 'x-csrf-token': csrf } })).json()).api_key as string;
+    const owner = await signInAsNewOwner(browser, api, uniqueEmail('flows-owner'));
+    const { context, page, projectId } = owner;
+    const key = await createApiKey(owner, api);
     const intake = () => call('POST', '/v1/flows/sample-kyc/intake', { key, json: { payload: { full_name: 'Ana Prueba', date_of_birth: '1990-03-15' }, verifiee: { email: 'a@example.com' } } });
     const v1Case = await intake();
     expect(v1Case.status).toBe(201);

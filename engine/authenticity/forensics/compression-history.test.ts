@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { readLumaCoefficients } from '../image/jpeg-coefficients.js';
+import { readAllCoefficients, readLumaCoefficients } from '../image/jpeg-coefficients.js';
 import { createRng } from '../../../tools/authenticity/training/rng.js';
 import { analyzeCompressionHistory } from './compression-history.js';
 import { dct8x8 } from './dct8.js';
@@ -94,6 +94,26 @@ describe('JPEG coefficient reader', () => {
         let differ = 0;
         for (let i = 0; i < baseline.coefficients.length; i++) if (progressive!.coefficients[i] !== baseline.coefficients[i]) differ++;
         expect(differ).toBe(0);
+      }
+    }
+  });
+
+  it('reads the chroma planes too (settings v7): progressive equals baseline, luma equals the luma reader', async () => {
+    const w = 250;
+    const h = 170;
+    const frame = cameraFrame(w, h, 2);
+    const input = { raw: { width: w, height: h, channels: 3 as const } };
+    for (const chromaSubsampling of ['4:2:0', '4:4:4'] as const) {
+      const baselineBytes = await sharp(frame, input).jpeg({ quality: 92, chromaSubsampling }).toBuffer();
+      const baseline = readAllCoefficients(baselineBytes)!;
+      expect(baseline).toHaveLength(3);
+      expect(Buffer.from(baseline[0]!.coefficients.buffer).equals(Buffer.from(readLumaCoefficients(baselineBytes)!.coefficients.buffer))).toBe(true);
+      const half = chromaSubsampling === '4:2:0' ? 2 : 1;
+      expect([baseline[1]!.blocksWide, baseline[1]!.blocksHigh]).toEqual([Math.ceil(Math.ceil(w / half) / 8), Math.ceil(Math.ceil(h / half) / 8)]);
+      const progressive = readAllCoefficients(await sharp(frame, input).jpeg({ quality: 92, chromaSubsampling, progressive: true, optimiseScans: true }).toBuffer())!;
+      for (let c = 1; c < 3; c++) {
+        expect(baseline[c]!.coefficients.some((v) => v !== 0)).toBe(true);
+        expect(Buffer.from(progressive[c]!.coefficients.buffer).equals(Buffer.from(baseline[c]!.coefficients.buffer))).toBe(true);
       }
     }
   });

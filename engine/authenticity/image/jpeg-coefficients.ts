@@ -10,7 +10,8 @@ import { parseDqtSegment, ZIGZAG } from '../metadata/jpeg-structure.js';
  * factors, interleaved or single-component scans, restart intervals. Progressive files hold the
  * same quantised coefficients in several passes, so re-saving "as progressive" hides nothing.
  * Arithmetic coding, lossless and hierarchical files return null: the caller falls back to
- * pixel-domain analysis. Only the luma coefficients are kept; scans without luma are skipped.
+ * pixel-domain analysis. `readLumaCoefficients` keeps the luma plane only (scans without luma are
+ * skipped); `readAllCoefficients` (settings v7) keeps every component.
  */
 export interface LumaCoefficients {
   /** Blocks per row and per column of the luma plane (covering the image, edge blocks included). */
@@ -150,13 +151,32 @@ interface Component {
 /** Returns null for anything outside the supported scope (see above) or on corrupt data. */
 export function readLumaCoefficients(bytes: Uint8Array): LumaCoefficients | null {
   try {
-    return read(bytes);
+    return read(bytes, false)?.[0] ?? null;
   } catch {
     return null;
   }
 }
 
-function read(d: Uint8Array): LumaCoefficients | null {
+/** One component's quantised coefficients, with its sampling factors. */
+export interface ComponentCoefficients extends LumaCoefficients {
+  h: number;
+  v: number;
+}
+
+/**
+ * Every component's coefficients (luma first, then chroma in frame order; settings v7 reads the
+ * chroma planes too). The luma plane is exactly `readLumaCoefficients`'. Null as above; a
+ * grayscale file gives one component.
+ */
+export function readAllCoefficients(bytes: Uint8Array): ComponentCoefficients[] | null {
+  try {
+    return read(bytes, true);
+  } catch {
+    return null;
+  }
+}
+
+function read(d: Uint8Array, allComponents: boolean): ComponentCoefficients[] | null {
   if (d[0] !== 0xff || d[1] !== 0xd8) return null;
   const tables = new Map<number, Uint16Array>();
   const dc = new Map<number, Huffman>();
@@ -166,6 +186,7 @@ function read(d: Uint8Array): LumaCoefficients | null {
   let height = 0;
   let restartInterval = 0;
   let out: Int16Array | null = null;
+  let outs: (Int16Array | null)[] = [];
   let luma: Component | null = null;
   let hMax = 1;
   let vMax = 1;
@@ -219,6 +240,7 @@ function read(d: Uint8Array): LumaCoefficients | null {
       luma = components[0] ?? null;
       if (!luma || width === 0 || height === 0) return null;
       out = new Int16Array(luma.blocksWide * luma.blocksHigh * 64);
+      outs = components.map((c, i) => (i === 0 ? out : allComponents ? new Int16Array(c.blocksWide * c.blocksHigh * 64) : null));
     } else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8) {
       return null; // lossless, hierarchical or arithmetic: out of scope
     } else if (marker === 0xda) {
@@ -236,8 +258,11 @@ function read(d: Uint8Array): LumaCoefficients | null {
       const spectral = { ss: d[p]!, se: d[p + 1]!, ah: d[p + 2]! >> 4, al: d[p + 2]! & 15 };
       if (!progressive) Object.assign(spectral, { ss: 0, se: 63, ah: 0, al: 0 });
       const r = new BitReader(d, end);
-      // A scan without luma changes nothing we keep: walk past its entropy-coded data.
-      if (scan.some((x) => x.c === luma)) decodeScan(r, scan, spectral, progressive, { width, height, hMax, vMax, luma }, out, restartInterval);
+      // A scan without a kept component changes nothing we keep: walk past its entropy-coded data.
+      if (scan.some((x) => outs[components.indexOf(x.c)])) {
+        const kept = scan.map((x) => outs[components.indexOf(x.c)] ?? null);
+        decodeScan(r, scan, spectral, progressive, { width, height, hMax, vMax, luma }, kept, restartInterval);
+      }
       pos = r.position;
       // Continue the marker walk from the next marker after the scan.
       while (pos + 1 < d.length && !(d[pos] === 0xff && d[pos + 1] !== 0 && !(d[pos + 1]! >= 0xd0 && d[pos + 1]! <= 0xd7))) pos++;
@@ -246,9 +271,18 @@ function read(d: Uint8Array): LumaCoefficients | null {
     pos = end;
   }
   if (!out || !luma) return null;
-  const table = tables.get(luma.tq);
-  if (!table) return null;
-  return { blocksWide: luma.blocksWide, blocksHigh: luma.blocksHigh, coefficients: out, table };
+  const result: ComponentCoefficients[] = [];
+  for (const [i, c] of components.entries()) {
+    const coefficients = outs[i];
+    if (!coefficients) continue;
+    const table = tables.get(c.tq);
+    if (!table) {
+      if (i === 0) return null;
+      continue;
+    }
+    result.push({ blocksWide: c.blocksWide, blocksHigh: c.blocksHigh, coefficients, table, h: c.h, v: c.v });
+  }
+  return result;
 }
 
 interface Frame {
@@ -284,8 +318,15 @@ function need(h: Huffman | null): Huffman {
  * refinement pass into the coefficients already stored. Blocks of other components in an
  * interleaved scan go to a scratch block (their DC passes do not depend on earlier values).
  */
-function decodeScan(r: BitReader, scan: ScanComponent[], sp: Spectral, progressive: boolean, frame: Frame, out: Int16Array, restartInterval: number): void {
-  const { luma } = frame;
+function decodeScan(
+  r: BitReader,
+  scan: ScanComponent[],
+  sp: Spectral,
+  progressive: boolean,
+  frame: Frame,
+  outs: (Int16Array | null)[],
+  restartInterval: number,
+): void {
   const pred = new Int32Array(scan.length);
   const scratch = new Int16Array(64);
   // The tables this kind of scan uses, checked once (a DC refinement pass reads raw bits, no table).
@@ -388,8 +429,10 @@ function decodeScan(r: BitReader, scan: ScanComponent[], sp: Spectral, progressi
   const decodeBlock = !progressive ? sequential : sp.ss === 0 ? (sp.ah === 0 ? dcFirst : dcRefine) : sp.ah === 0 ? acFirst : acRefine;
 
   const visit = (k: number, bx: number, by: number): void => {
-    if (scan[k]!.c === luma && bx < luma.blocksWide && by < luma.blocksHigh) decodeBlock(k, out, (by * luma.blocksWide + bx) * 64);
-    else decodeBlock(k, scratch.fill(0), 0); // chroma, or a luma padding block of a partial MCU
+    const c = scan[k]!.c;
+    const out = outs[k];
+    if (out && bx < c.blocksWide && by < c.blocksHigh) decodeBlock(k, out, (by * c.blocksWide + bx) * 64);
+    else decodeBlock(k, scratch.fill(0), 0); // a component not kept, or a padding block of a partial MCU
   };
   let mcus: number;
   let mcusWide: number;

@@ -1,7 +1,14 @@
-import sharp from 'sharp';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ANNEX_K_LUMA, ijgTable } from '../../../engine/authenticity/metadata/quantization.js';
+import type { CameraTableEntry } from '../real/build-camera-tables.js';
+import { encodeJpegWithTables, exifSegment } from './jpeg-encode.js';
 import type { Rng } from '../training/rng.js';
 import type { Zone } from '../../../engine/authenticity/zones.js';
 import { clamp255, rawInput, toRaw } from './raw.js';
+
+const CAMERA_TABLES_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'camera-tables.json');
 
 /**
  * Simulated phone capture of a flat object: the object lands on a textured surface with a small
@@ -205,20 +212,66 @@ export function cameraExif(rng: Rng, capturedAt: Date, withGps: boolean): Camera
   return exif;
 }
 
+/**
+ * Which tables the simulated camera writes:
+ * - `recipe`: the training recipe as released (mozjpeg presets 0/2/3/4/5; model v1–v4 corpora);
+ * - `annex_k`: phone-like saves use Annex K tables too (same random stream as `recipe`);
+ * - `real` (corpus recipe v3, issue 13): a header real cameras write, drawn from
+ *   `camera-tables.json` (Annex K at the camera's quality or a vendor's own luma/chroma tables and
+ *   chroma sampling, read from the real camera files of the tuning split), with that camera's
+ *   EXIF Make/Model; in-browser captures (30 %) stay Annex K at 85–95 like Chromium's encoder.
+ *   No clean capture carries mozjpeg's presets 2–5, which authenticity settings v6 read as software
+ *   (engine/authenticity/README.md decision 14).
+ */
+export type CameraTables = 'recipe' | 'annex_k' | 'real';
+
+/** Headers of real cameras fine enough for a document photo (luma at most 0.45 × Annex K at q50 on average, about q78). */
+let realHeaders: CameraTableEntry[] | null = null;
+export function realCameraHeaders(): CameraTableEntry[] {
+  if (realHeaders) return realHeaders;
+  const all = (JSON.parse(readFileSync(CAMERA_TABLES_PATH, 'utf8')) as { entries: CameraTableEntry[] }).entries;
+  const annexMean = ANNEX_K_LUMA.reduce((a, b) => a + b, 0) / 64;
+  realHeaders = all.filter((e) => e.luma.reduce((a, b) => a + b, 0) / 64 <= 0.45 * annexMean);
+  return realHeaders;
+}
+
+/** The Annex K quality whose luma table is closest to `luma` (for the re-save bookkeeping). */
+export function annexKEquivalentQuality(luma: readonly number[]): number {
+  let best = 50;
+  let bestErr = Infinity;
+  for (let q = 1; q <= 100; q++) {
+    const t = ijgTable(ANNEX_K_LUMA, q);
+    let err = 0;
+    for (let i = 0; i < 64; i++) err += Math.abs(Math.log(t[i]! / luma[i]!));
+    if (err < bestErr) {
+      bestErr = err;
+      best = q;
+    }
+  }
+  return best;
+}
+
 /** Encodes like a phone camera or an in-browser capture: high quality, one save, table family varies. */
 export async function encodeCameraJpeg(
   img: { width: number; height: number; rgb: Uint8Array },
   rng: Rng,
   capturedAt: Date,
   onQuality?: (quality: number) => void,
-  /**
-   * `annex_k`: phone-like saves use Annex K tables too, as the real cameras of the corpus do (Annex
-   * K or a vendor's own table; none writes mozjpeg's presets 2–5, which authenticity settings v6
-   * read as software: engine/authenticity/README.md decision 14). The random stream is the same.
-   * Default `recipe`: the training recipe as released (presets 0/2/3/4/5).
-   */
-  tables: 'recipe' | 'annex_k' = 'recipe',
+  tables: CameraTables = 'recipe',
 ): Promise<Buffer> {
+  if (tables === 'real') {
+    if (rng.chance(0.3)) {
+      const quality = rng.int(85, 95);
+      onQuality?.(quality);
+      return rawInput(img).jpeg({ quality, quantisationTable: 0, chromaSubsampling: '4:2:0' }).toBuffer();
+    }
+    const header = rng.pick(realCameraHeaders());
+    onQuality?.(header.quality ?? annexKEquivalentQuality(header.luma));
+    const exif = cameraExif(rng, capturedAt, rng.chance(0.3));
+    exif.IFD0.Make = header.make;
+    exif.IFD0.Model = header.model;
+    return encodeJpegWithTables(img, header, await exifSegment(exif as unknown as Record<string, Record<string, string>>));
+  }
   const browserLike = rng.chance(0.3);
   const quality = browserLike ? rng.int(85, 95) : rng.int(88, 97);
   onQuality?.(quality);

@@ -1,5 +1,5 @@
 import type { Rng } from '../training/rng.js';
-import { encodeCameraJpeg, flatCapture, photograph } from './camera.js';
+import { encodeCameraJpeg, flatCapture, photograph, type CameraTables } from './camera.js';
 import { editTextField } from './edit-text.js';
 import { editorSave } from './editor-save.js';
 import { renderPrinted } from './print-recapture.js';
@@ -22,6 +22,8 @@ export interface GenerateOptions {
   donorFacePath?: string;
   /** How the genuine document was captured: a hand-held phone photo (default) or a flat, even capture. */
   capture?: CaptureStyle;
+  /** Tables the simulated camera writes (`camera.ts`): `recipe` for corpora up to recipe v2, `real` since v3. */
+  cameraTables?: CameraTables;
 }
 
 export type CaptureStyle = 'camera' | 'flat';
@@ -32,9 +34,10 @@ async function cameraCapture(
   capturedAt: Date,
   style: CaptureStyle = 'camera',
   onQuality?: (quality: number) => void,
+  tables: CameraTables = 'recipe',
 ): Promise<{ bytes: Buffer; zones: Zone[] }> {
   const shot = style === 'flat' ? await flatCapture(doc, rng.fork('flat')) : await photograph(doc, rng.fork('photo'), { capturedAt });
-  return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt, onQuality), zones: shot.zones };
+  return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt, onQuality, tables), zones: shot.zones };
 }
 
 async function decodedCapture(...args: Parameters<typeof cameraCapture>): Promise<DocumentImage> {
@@ -44,25 +47,26 @@ async function decodedCapture(...args: Parameters<typeof cameraCapture>): Promis
 
 export async function generateSample(doc: DocumentImage, label: SampleLabel, rng: Rng, opts: GenerateOptions): Promise<GeneratedSample> {
   const { capturedAt } = opts;
+  const tables = opts.cameraTables ?? 'recipe';
   switch (label) {
     case 'clean': {
-      const cap = await cameraCapture(doc, rng, capturedAt, opts.capture);
+      const cap = await cameraCapture(doc, rng, capturedAt, opts.capture, undefined, tables);
       return { ...cap, label, capturedAt };
     }
     case 'splice_portrait': {
       if (!opts.donorFacePath) throw new Error('splice_portrait needs donorFacePath');
-      const cap = await decodedCapture(doc, rng, capturedAt, opts.capture);
+      const cap = await decodedCapture(doc, rng, capturedAt, opts.capture, undefined, tables);
       const forged = await splicePortrait(cap, opts.donorFacePath, rng.fork('splice'));
       return { bytes: await editorSave(forged, rng.fork('save'), capturedAt), zones: forged.zones, label, capturedAt };
     }
     case 'edit_text': {
-      const cap = await decodedCapture(doc, rng, capturedAt, opts.capture);
+      const cap = await decodedCapture(doc, rng, capturedAt, opts.capture, undefined, tables);
       const forged = await editTextField(cap, rng.fork('edit'));
       return { bytes: await editorSave(forged, rng.fork('save'), capturedAt), zones: forged.zones, label, capturedAt };
     }
     case 'editor_resave': {
       const edits: ResaveEdits = { crop: null, tone: false, firstQuality: 0, secondQuality: 0 };
-      let cap = await decodedCapture(doc, rng, capturedAt, opts.capture, (q) => (edits.firstQuality = q));
+      let cap = await decodedCapture(doc, rng, capturedAt, opts.capture, (q) => (edits.firstQuality = q), tables);
       const r = rng.fork('adjust');
       if (r.chance(0.5)) {
         edits.crop = [r.int(1, 15), r.int(1, 15), r.int(1, 15), r.int(1, 15)];
@@ -85,13 +89,13 @@ export async function generateSample(doc: DocumentImage, label: SampleLabel, rng
         kernel: r.pick(['nearest', 'linear', 'cubic'] as const),
         surface: { r: r.int(10, 60), g: r.int(10, 60), b: r.int(10, 60) },
       });
-      return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt), zones: shot.zones, label, capturedAt };
+      return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt, undefined, tables), zones: shot.zones, label, capturedAt };
     }
     case 'print_recapture': {
       const printed = await renderPrinted(doc, rng.fork('print'));
       const r = rng.fork('photo');
       const shot = await photograph(printed, r, { capturedAt, kernel: r.pick(['linear', 'cubic', 'lanczos3'] as const) });
-      return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt), zones: shot.zones, label, capturedAt };
+      return { bytes: await encodeCameraJpeg(shot, rng.fork('encode'), capturedAt, undefined, tables), zones: shot.zones, label, capturedAt };
     }
   }
 }

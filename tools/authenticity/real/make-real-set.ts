@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { encodeCameraJpeg, photograph } from '../attacks/camera.js';
 import { editTextField } from '../attacks/edit-text.js';
-import { editorSave } from '../attacks/editor-save.js';
+import { editorSave as editorSaveRecipe, editorSaveRealTables } from '../attacks/editor-save.js';
 import { renderPrinted } from '../attacks/print-recapture.js';
 import { rawInput, toRaw } from '../attacks/raw.js';
 import { renderOnScreen } from '../attacks/screen-recapture.js';
@@ -43,6 +43,11 @@ export interface RealSetItem {
   heldout: boolean;
   /** Attacked region in the file's stored frame (splice, edit_text), for localisation checks. */
   region?: { x: number; y: number; width: number; height: number };
+  /**
+   * `real_editor` (round 2, issue 13): the editing attack was saved with the header of a real
+   * editor (`attacks/editor-tables.json`) instead of a mozjpeg preset. Reported apart by the bench.
+   */
+  save?: 'real_editor';
 }
 
 const SEED = 20261124;
@@ -66,7 +71,14 @@ function randomBox(rng: Rng, W: number, H: number, fw: [number, number], fh: [nu
   return { name, x: rng.int(0, W - width - 1), y: rng.int(0, H - height - 1), width, height };
 }
 
-async function makeAttack(label: RealAttack, src: RealSource, donor: RealSource, rng: Rng): Promise<{ bytes: Buffer; region?: RealSetItem['region'] }> {
+async function makeAttack(
+  label: RealAttack,
+  src: RealSource,
+  donor: RealSource,
+  rng: Rng,
+  realEditor = false,
+): Promise<{ bytes: Buffer; region?: RealSetItem['region'] }> {
+  const editorSave = realEditor ? editorSaveRealTables : editorSaveRecipe;
   const bytes = readFileSync(sourcePath(src));
   const base = await baseCrop(bytes);
   switch (label) {
@@ -121,7 +133,10 @@ export function loadSetItems(): RealSetItem[] {
   return readFileSync(SET_MANIFEST, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealSetItem).filter((r) => ids.has(r.source));
 }
 
-export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser'): Promise<void> {
+/** Round 2: the three editing attacks, saved with real editors' headers (two per source, in rotation). */
+const EDITOR_ATTACKS = ['splice', 'edit_text', 'editor_resave'] as const;
+
+export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser' | 'editors'): Promise<void> {
   mkdirSync(SET_DIR, { recursive: true });
   const done = new Set<string>(existsSync(SET_MANIFEST) ? readFileSync(SET_MANIFEST, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as RealSetItem).file) : []);
   const emit = (item: RealSetItem, bytes?: Buffer) => {
@@ -156,6 +171,27 @@ export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser'): Promi
         }
       }
       if (i % 20 === 0) console.error(`attacks ${i}/${sources.length}`);
+    }
+  }
+  if (!only || only === 'editors') {
+    const bySplit = (h: boolean) => sources.filter((s) => isHeldOut(s.sha256) === h);
+    for (let i = 0; i < sources.length; i++) {
+      const s = sources[i]!;
+      const held = isHeldOut(s.sha256);
+      const pool = bySplit(held);
+      const donor = pool[(pool.indexOf(s) + 11) % pool.length]!;
+      for (const k of [0, 1]) {
+        const label = EDITOR_ATTACKS[(2 * i + k) % EDITOR_ATTACKS.length]!;
+        const file = `${label}__r2__${s.id}.jpg`;
+        if (done.has(file)) continue;
+        try {
+          const out = await makeAttack(label, s, donor, createRng(SEED).fork(`${s.id}:${label}:r2`), true);
+          emit({ file, label, kind: s.kind, source: s.id, heldout: held, region: out.region, save: 'real_editor' }, out.bytes);
+        } catch (err) {
+          console.error(`skip ${file}: ${(err as Error).message}`);
+        }
+      }
+      if (i % 20 === 0) console.error(`editor attacks ${i}/${sources.length}`);
     }
   }
   if (!only || only === 'browser') {
@@ -198,5 +234,5 @@ export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser'): Promi
   console.error(`set: ${done.size} files`);
 }
 
-// `tsx engine/authenticity/real/make-real-set.ts [clean|attacks|browser]` (all parts when omitted)
-if (import.meta.url === `file://${process.argv[1]}`) await makeRealSet(process.argv[2] as 'clean' | 'attacks' | 'browser' | undefined);
+// `tsx tools/authenticity/real/make-real-set.ts [clean|attacks|editors|browser]` (all parts when omitted)
+if (import.meta.url === `file://${process.argv[1]}`) await makeRealSet(process.argv[2] as 'clean' | 'attacks' | 'editors' | 'browser' | undefined);

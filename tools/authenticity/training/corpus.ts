@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { CameraTables } from '../attacks/camera.js';
 import { generateSample, SAMPLE_LABELS, type CaptureStyle, type ResaveEdits, type SampleLabel } from '../attacks/index.js';
 import type { DocumentImage } from '../attacks/types.js';
 import type { Zone } from '../../../engine/authenticity/zones.js';
@@ -36,6 +37,8 @@ export interface ManifestRow {
   capture?: CaptureStyle;
   /** editor_resave only (corpora written since settings v3): crop, tone change, both qualities. */
   edits?: ResaveEdits;
+  /** Corpus recipe v3: the simulated camera wrote real cameras' headers (`camera-tables.json`). */
+  cameraTables?: CameraTables;
 }
 
 const BASE_TIME = Date.UTC(2026, 9, 1, 8, 0, 0);
@@ -61,7 +64,13 @@ function sampleFile(split: Split, doc: number, label: SampleLabel, k: number): s
 }
 
 /** Writes the document's samples that are not in `skip` (file names) and returns their rows. */
-export async function buildDocumentSamples(split: Split, doc: number, outDir: string, skip: ReadonlySet<string> = new Set()): Promise<ManifestRow[]> {
+export async function buildDocumentSamples(
+  split: Split,
+  doc: number,
+  outDir: string,
+  skip: ReadonlySet<string> = new Set(),
+  cameraTables: CameraTables = 'recipe',
+): Promise<ManifestRow[]> {
   const faces = facesForSplit(split);
   const { card, facePath } = await cleanDocument(split, doc);
   const rng = createRng(SPLIT_SEEDS[split]).fork(`samples-${doc}`);
@@ -76,9 +85,9 @@ export async function buildDocumentSamples(split: Split, doc: number, outDir: st
     if (skip.has(file)) continue;
     const r = rng.fork(`${label}-${k}`);
     const capturedAt = new Date(BASE_TIME + Math.floor(r.next() * 30 * 86_400_000));
-    const sample = await generateSample(card, label, r, { capturedAt, donorFacePath: r.pick(donors), capture });
+    const sample = await generateSample(card, label, r, { capturedAt, donorFacePath: r.pick(donors), capture, cameraTables });
     writeFileSync(path.join(outDir, file), sample.bytes);
-    rows.push({ file, label, doc, split, zones: sample.zones, capturedAt: capturedAt.toISOString(), capture, ...(sample.edits ? { edits: sample.edits } : {}) });
+    rows.push({ file, label, doc, split, zones: sample.zones, capturedAt: capturedAt.toISOString(), capture, ...(sample.edits ? { edits: sample.edits } : {}), ...(cameraTables === 'recipe' ? {} : { cameraTables }) });
   }
   return rows;
 }
@@ -86,8 +95,24 @@ export async function buildDocumentSamples(split: Split, doc: number, outDir: st
 /** Files per document in the current recipe. */
 export const FILES_PER_DOC = CLEAN_PER_DOC + SAMPLE_LABELS.length - 1 + FLAT_CAPTURE_JOBS.length;
 
+/**
+ * Corpus recipe v3 (issue 13): the simulated camera writes real cameras' headers. Corpora of
+ * recipe v2 (`recipe` tables; models v1–v4 were trained on them) live in `corpus/<split>`, v3 in
+ * `corpus/<split>-v3`.
+ */
+export function corpusDirName(split: Split, cameraTables: CameraTables): string {
+  return cameraTables === 'recipe' ? split : `${split}-v3`;
+}
+
 /** Generates documents [from, to) of a split into `outDir`, appending to its manifest; resumable. */
-export async function buildCorpus(split: Split, from: number, to: number, outDir: string, log = (s: string) => process.stderr.write(s)): Promise<void> {
+export async function buildCorpus(
+  split: Split,
+  from: number,
+  to: number,
+  outDir: string,
+  log = (s: string) => process.stderr.write(s),
+  cameraTables: CameraTables = 'recipe',
+): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const manifest = path.join(outDir, 'manifest.jsonl');
   const files = new Set<string>();
@@ -104,7 +129,7 @@ export async function buildCorpus(split: Split, from: number, to: number, outDir
     // Resumable per file: a corpus made by an earlier recipe only gets the files it lacks.
     if ((perDoc.get(doc) ?? 0) >= FILES_PER_DOC) continue;
     const t = Date.now();
-    const rows = await buildDocumentSamples(split, doc, outDir, files);
+    const rows = await buildDocumentSamples(split, doc, outDir, files, cameraTables);
     writeFileSync(manifest, rows.map((r) => JSON.stringify(r)).join('\n') + '\n', { flag: 'a' });
     log(`${split} doc ${doc} (${rows.length} files) ${Date.now() - t} ms\n`);
   }

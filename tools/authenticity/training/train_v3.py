@@ -34,6 +34,7 @@ MODEL_NAME = "authenticity-gbt-v3"
 PARAMS = dict(n_estimators=160, max_depth=3, learning_rate=0.08, subsample=0.8, min_samples_leaf=6, max_features=0.5)
 FOLDS = 5
 WIDTH = 79
+files = []
 REAL_LABEL = {"clean": "clean", "splice": "splice_portrait", "edit_text": "edit_text", "editor_resave": "editor_resave",
               "screen_recapture": "screen_recapture", "print_recapture": "print_recapture"}
 
@@ -61,14 +62,16 @@ def load(args, spec):
             rows.append({"file": "synthetic/" + r["file"], "label": r["label"], "group": "doc:%d" % r["doc"],
                          "real": 0, "kind": "synthetic", "features": r["features"]})
     rows.sort(key=lambda r: r["file"])
-    x = np.array([r["features"] for r in rows], dtype=np.float64)
-    assert x.shape[1] == len(spec["features"]), "feature count differs from feature-spec.json: re-extract"
-    # Feature sets are prefixes: a model reads the first WIDTH values (v3 = 79; later sets append).
-    x = x[:, :WIDTH]
+    # Feature sets are prefixes: a model reads the first WIDTH values (v3 = 79; later sets append),
+    # so rows extracted with a longer set (or patched to it) give the same inputs.
+    assert all(WIDTH <= len(r["features"]) <= len(spec["features"]) for r in rows), "row shorter than the model's feature set: re-extract"
+    x = np.array([r["features"][:WIDTH] for r in rows], dtype=np.float64)
     y = np.array([spec["classes"].index(r["label"]) for r in rows])
     fold = np.array([zlib.crc32(r["group"].encode()) % FOLDS for r in rows])
     real = np.array([r["real"] for r in rows])
     kind = np.array([r["kind"] for r in rows])
+    global files
+    files = [r["file"] for r in rows]
     return x, y, fold, real, kind
 
 
@@ -138,6 +141,11 @@ def main():
         tr, te = fold != f, fold == f
         m = fit(x[tr], y[tr], w[tr])
         risk[te] = 1 - m.predict_proba(x[te])[:, 0]
+    if os.environ.get("OOF_OUT"):
+        # Out-of-fold risk per tuning row (analysis only; the held-out split is never here).
+        with open(os.environ["OOF_OUT"], "w") as fh:
+            for i in range(len(y)):
+                fh.write(json.dumps({"file": files[i], "label": spec["classes"][y[i]], "real": int(real[i]), "kind": str(kind[i]), "risk": float(risk[i])}) + "\n")
     real_clean = risk[(y == 0) & (real == 1)]
     thr_review = float(np.quantile(real_clean, 0.95, method="higher"))
     thr_strong = float(np.quantile(real_clean, 0.99, method="higher"))

@@ -59,8 +59,12 @@ export interface PublicVideo {
 
 export const PUBLIC_VIDEOS_DATA_DIR = path.resolve(PUBLIC_FACES_DATA_DIR, '..', 'videos-public');
 
+/**
+ * `videos.json` (clips of the labelled liveness cases) and `attack-videos.json` (the held-out
+ * attack set of bench/liveness-attacks.json: real-time face-swap demos), one manifest each.
+ */
 export function loadPublicVideos(): PublicVideo[] {
-  return JSON.parse(readFileSync(path.join(PUBLIC_FACES_DIR, 'videos.json'), 'utf8')) as PublicVideo[];
+  return ['videos.json', 'attack-videos.json'].flatMap((f) => JSON.parse(readFileSync(path.join(PUBLIC_FACES_DIR, f), 'utf8')) as PublicVideo[]);
 }
 
 /** Materialises the clips of `videos.json` under .data/videos-public (sha256-checked); returns the names missing. */

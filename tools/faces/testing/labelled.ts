@@ -18,10 +18,17 @@ export interface LabelledCase {
   steps: { step: TLivenessStep; motion_s: [number, number] }[];
   blinks_s: number[];
   held_out: boolean;
+  /** One half of a side-by-side clip (bench/liveness-attacks.json). */
+  crop?: 'left' | 'right';
 }
 
 export function labelledCases(): LabelledCase[] {
   return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-labels.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
+}
+
+/** The held-out attack set (bench/liveness-attacks.json): every case held out, never tuned on. */
+export function attackSetCases(): LabelledCase[] {
+  return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-attacks.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
 }
 
 export const LABELLED_NOW = new Date('2026-11-21T12:00:00Z');
@@ -43,8 +50,8 @@ export function clipPath(file: string): string {
  * slots follow the labelled motion (`scriptedChallengeForClip`), and, with `light`, the issued
  * colours simulated on the face (never on replays: a screen emits its own light).
  */
-export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
-  const frames = await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480 });
+export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number; lightAttacks?: boolean }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
+  const frames = await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480, ...(c.crop ? { crop: c.crop } : {}) });
   const seed = opts.seed ?? 1000 + labelledCases().findIndex((x) => x.id === c.id);
   const challenge = scriptedChallengeForClip(
     issueChallenge(seededRandom(seed), LABELLED_NOW),
@@ -52,6 +59,7 @@ export async function labelledCapture(models: FaceModels, c: LabelledCase, opts:
     Math.round(c.neutral_s * 1000),
     c.steps.map((s) => ({ step: s.step, startMs: s.motion_s[0] * 1000, endMs: s.motion_s[1] * 1000 })),
   );
-  const lit = opts.light && c.kind !== 'screen_replay';
+  // `lightAttacks: false`: a deepfake fed by a virtual camera never sees the page's screen either.
+  const lit = opts.light && c.kind !== 'screen_replay' && !(c.kind === 'deepfake' && opts.lightAttacks === false);
   return { frames: await buildCapture(models, frames, challenge, lit ? { lightFrom: challenge, strength: 0.1 } : {}), challenge };
 }
