@@ -9,7 +9,7 @@ const hex = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 const SIGNATURE_RULE =
   'Signature: hex(HMAC-SHA256(secret, `<X-Service-Timestamp>.<raw body>`)), compared in constant time over the raw bytes; reject stale timestamps. '
   + 'After `regenerate`, the replaced secrets keep signing until `previous_secret_expires_at`: meanwhile `X-Service-Signature-Previous` carries their signatures, and a delivery is genuine when any signature matches any secret the receiver holds (sdk/webhook-verify.ts). '
-  + 'At most 3 attempts within about 7 seconds; a 2xx stops retries; the same event may arrive more than once.';
+  + 'Each delivery makes at most 3 attempts within about 7 seconds; a 2xx stops retries. When all 3 fail, the event is delivered again after 30 s, 1, 2, 5, 10 and 30 minutes and 1 hour (unless the operator set WEBHOOK_REDELIVERY=off), so the same event may arrive more than once.';
 
 function event(summary: string, description: string, events: string[]): fastifySwagger.OpenAPIV3_2.PathItemObject {
   return {

@@ -53,3 +53,20 @@ describe('the recorded failed path', () => {
     expect(events.at(-1)!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
   });
 });
+
+describe('the recorded chaos paths (issue 18)', () => {
+  type Event = { eventType: string; activityTaskScheduledEventAttributes?: { activityType: { name: string } }; timerStartedEventAttributes?: { startToFireTimeout?: { seconds?: string } } };
+  const steps = (name: string) => (load(name).events as Event[]).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType.name] : e.eventType === 'EVENT_TYPE_TIMER_STARTED' ? [`timer ${e.timerStartedEventAttributes?.startToFireTimeout?.seconds}s`] : []));
+
+  it('a refused first delivery is delivered again after 30 s, once the Case is decided', () => {
+    const s = steps('case-completed-redelivered-2026-11-25');
+    expect(s[0]).toBe('confirmCaseRow');
+    expect(s.slice(-4)).toEqual(['finalizeCase', 'deliverWebhook', 'timer 30s', 'deliverWebhook']);
+  });
+
+  it('a workflow whose Case row never committed confirms that and ends, with nothing else done', () => {
+    expect(steps('case-not-created-2026-11-25')).toEqual(['confirmCaseRow']);
+    const events = load('case-not-created-2026-11-25').events as { eventType: string }[];
+    expect(events.at(-1)!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+  });
+});
