@@ -52,6 +52,13 @@ export const ZDocumentEngineSettings = z.object({
     maxReads: z.number().int().min(2).max(40),
     /** Decode BMP uploads too (some scanners and vendor SDK samples write them). */
     acceptBmp: z.boolean(),
+    /**
+     * 2.1: when a band's first read has the right shape but is not valid, read it again at
+     * another scale ('tall': lines 1.4× higher) and with strokes thinned ('thin': a 3-px grey
+     * dilation of the light paper, for bold or blurred print), then vote per character across
+     * that band's reads. Absent in 2.0.
+     */
+    retry: z.object({ variants: z.array(z.enum(['tall', 'thin'])), vote: z.boolean() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
   visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
@@ -87,6 +94,17 @@ export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
   scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, maxReads: 10, acceptBmp: true },
   visualZone: { captions: true, curpDateCheck: true },
   quality: { minSharpness: 30 },
+};
+
+/**
+ * document-engine 2.1 (engine profile ep-2026.11-7): more reads of a band that was found the right
+ * way up but not read validly (another scale, thinned strokes) and a per-character vote across
+ * them, each character backed by two reads; see engine/document/README.md. Every 2.0 value is kept.
+ */
+export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V2,
+  version: 'document-engine@2.1.0',
+  scan: { ...DOCUMENT_SETTINGS_V2.scan!, retry: { variants: ['tall', 'thin'], vote: true } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {
