@@ -54,11 +54,12 @@ export const ZDocumentEngineSettings = z.object({
     acceptBmp: z.boolean(),
     /**
      * 2.1: when a band's first read has the right shape but is not valid, read it again at
-     * another scale ('tall': lines 1.4× higher) and with strokes thinned ('thin': a 3-px grey
-     * dilation of the light paper, for bold or blurred print), then vote per character across
-     * that band's reads. Absent in 2.0.
+     * another scale ('tall': lines 1.4× higher), with strokes thinned ('thin': 2×2 grey max, for
+     * bold or blurred print) and with the background flattened ('flat': divided by the local
+     * mean, for shading and tinted print), then vote per character across that band's reads.
+     * Absent in 2.0.
      */
-    retry: z.object({ variants: z.array(z.enum(['tall', 'thin'])), vote: z.boolean() }).optional(),
+    retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
   visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
@@ -104,7 +105,7 @@ export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V2,
   version: 'document-engine@2.1.0',
-  scan: { ...DOCUMENT_SETTINGS_V2.scan!, retry: { variants: ['tall', 'thin'], vote: true } },
+  scan: { ...DOCUMENT_SETTINGS_V2.scan!, retry: { primary: 'flat', variants: ['grey', 'thin', 'tall'], vote: true } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {
