@@ -21,9 +21,13 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // Real images first (`--real <dir>`, `--public <dir>`): what applicants upload; the synthetic corpus second.
 // `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen).
-const SETTINGS = { v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3 } as const;
+const SETTINGS = {
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3,
+  // Experiment, not a released settings version: 2.1 plus per-band deskew.
+  'v3-deskew': { ...DOCUMENT_SETTINGS_V3, version: 'document-engine@2.1.0+deskew (experiment)', scan: { ...DOCUMENT_SETTINGS_V3.scan!, retry: { ...DOCUMENT_SETTINGS_V3.scan!.retry!, deskew: true } } },
+} as const;
 const realSettings = SETTINGS[opt('settings', 'v3') as keyof typeof SETTINGS];
-if (!realSettings) throw new Error('--settings must be v2 or v3');
+if (!realSettings) throw new Error('--settings must be v2, v3 or v3-deskew');
 if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
   const realRows: RealRow[] = [];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDir } from '../../assets.js';
 import { photograph, renderDocument } from '../../../tools/corpus/index.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_V3, type DocumentEngine } from '../index.js';
-import { flattenBackground, thinStrokes, voteReads, type Interpreted } from './scan.js';
+import { flattenBackground, statesKnown, thinStrokes, voteReads, type Interpreted } from './scan.js';
 import { parseMrz } from './parse.js';
 
 /**
@@ -32,7 +32,7 @@ const truth = (file: string): string[] => {
 const UK = ['P<GBRPUDARSAN<<HENERT<<<<<<<<<<<<<<<<<<<<<<<', '7077979792GBR9505209M1704224<<<<<<<<<<<<<<00'];
 const read = (lines: string[], raw = lines): Interpreted => {
   const parsed = parseMrz(lines, { extended: true });
-  return { format: 'TD3', lines, rawLines: raw, parsed, confidences: [0.9, 0.9], corrections: 0, valid: !!parsed?.checkDigitsValid, checksOk: parsed?.checks.filter((c) => c.ok).length ?? 0 };
+  return { format: 'TD3', lines, rawLines: raw, parsed, confidences: [0.9, 0.9], corrections: 0, valid: !!parsed?.checkDigitsValid && statesKnown(parsed), checksOk: parsed?.checks.filter((c) => c.ok).length ?? 0 };
 };
 const swap = (l: string, i: number, c: string) => l.slice(0, i) + c + l.slice(i + 1);
 
@@ -72,10 +72,15 @@ describe('voteReads', () => {
     expect(voteReads([n1, n2, n3])).toBeNull();
   });
 
-  it('a read that passed every check digit and printed the name line otherwise blocks the vote', () => {
-    // Two reads with a stray leading character (shifted line 1) against one clean valid read.
+  it('a stray character before the document code (line 1 shifted, state `<GB`) is never a vote result', () => {
     const shifted = ['I' + UK[0]!.slice(0, 43), UK[1]!];
-    expect(voteReads([read(shifted), read(shifted), read(UK)])).toBeNull();
+    expect(statesKnown(parseMrz(shifted, { extended: true })!)).toBe(false);
+    expect(voteReads([read(shifted), read(shifted), read(UK)], statesKnown)).toBeNull();
+  });
+
+  it('two valid reads against two other valid reads: no majority, no result', () => {
+    const other = [UK[0]!.replace('HENERT<', 'HENERTT'), UK[1]!];
+    expect(voteReads([read(other), read(other), read(UK), read(UK)], statesKnown)).toBeNull();
   });
 });
 
@@ -129,7 +134,7 @@ describe.runIf(existsSync(REAL))('2.1 scanMrz on real tuning captures', () => {
     expect(r.reason).toBe('mrz_check_digits_failed');
   });
 
-  it('the bold infrared capture is not reported valid', async () => {
+  it('the bold infrared capture is never reported valid with wrong lines', async () => {
     const r = await engine.scanMrz(readFileSync(path.join(REAL, 'regulaforensics__DocumentReader-web-python-client__example__IR.jpg')));
     if (r.valid) expect(r.parsed?.lines).toEqual(truth('regulaforensics__DocumentReader-web-python-client__example__IR.jpg'));
   });

@@ -1,3 +1,4 @@
+import { states } from 'mrz';
 import sharp from 'sharp';
 import type { OcrLine, OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
@@ -52,7 +53,17 @@ export interface ScanOptions {
    * scale; 'thin': strokes thinned; 'flat': background flattened), and a per-character vote
    * across that band's reads. Absent: 2.0 behaviour.
    */
-  retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat' };
+  retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean };
+}
+
+/**
+ * 2.1: the issuing state and nationality are codes ICAO lists (or `D` padded, or the specimen
+ * `UTO`). No check digit covers them; a stray character before the document code shifts line 1
+ * so that a read can pass every check digit with a state such as `<CZ`.
+ */
+export function statesKnown(p: ParsedMrz): boolean {
+  const known = (c: string) => { const t = c.replace(/<+$/, ''); return t in states || t === 'UTO'; };
+  return known(p.issuingState) && (p.nationality === undefined || p.nationality === '' || known(p.nationality));
 }
 
 export type RetryVariant = 'tall' | 'thin' | 'flat' | 'grey';
@@ -156,7 +167,7 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flatten = false): (b: MrzBand, flipped: boolean, variant: CropVariant) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flatten = false, deskew = false): (b: MrzBand, flipped: boolean, variant: CropVariant) => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -172,6 +183,21 @@ export function bandCropper(img: Raw, lineHeightPx: number, flatten = false): (b
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
     const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : variant === 'tall' ? 1.4 : 1) * lineHeightPx / b.lineHeight));
     let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
+    // 2.1 (`deskew`): the band's own text angle. The frame's angle comes from all its text; under
+    // perspective the MRZ lines run at another angle than the printed zone above them.
+    const skew = deskew ? await bandSkew(t, left, top, width, height) : 0;
+    if (Math.abs(skew) >= 0.3) {
+      const pad = Math.min(Math.round(height), Math.ceil(width * Math.tan((Math.abs(skew) * Math.PI) / 180) / 2) + 2);
+      const top2 = Math.max(0, top - pad), bottom2 = Math.min(t.height, top + height + pad);
+      const { data, info } = await sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } })
+        .extract({ left, top: top2, width, height: bottom2 - top2 }).rotate(-skew, { background: { r: 255, g: 255, b: 255 } })
+        .extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      // Keep the band's own rows about its centre (the rotation keeps the centre in the middle).
+      const cy = (top + height / 2 - top2) - (bottom2 - top2) / 2 + info.height / 2;
+      const y0 = Math.max(0, Math.round(cy - height / 2)), h2 = Math.min(info.height - y0, height);
+      const x0 = Math.max(0, Math.round((info.width - width) / 2)), w2 = Math.min(info.width - x0, width);
+      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).extract({ left: x0, top: y0, width: w2, height: h2 });
+    }
     if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
@@ -184,6 +210,34 @@ export function bandCropper(img: Raw, lineHeightPx: number, flatten = false): (b
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
     return s.png().toBuffer();
   };
+}
+
+/**
+ * Residual text angle (degrees, within ±4°) of a band: projection-profile energy of its dark
+ * pixels, as `textAngle` does for the whole frame, on the band alone.
+ */
+export async function bandSkew(t: { data: Buffer; width: number; height: number }, left: number, top: number, width: number, height: number): Promise<number> {
+  // At most ~600 px wide for speed: the angle does not need full resolution.
+  const f = Math.min(1, 600 / width);
+  const { data, info } = await sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } })
+    .extract({ left, top, width, height }).resize(Math.max(8, Math.round(width * f)), Math.max(4, Math.round(height * f))).normalise()
+    .extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const xs: number[] = [], ys: number[] = [];
+  for (let y = 0; y < info.height; y++) for (let x = 0; x < info.width; x++) if (data[y * info.width + x]! < 110) { xs.push(x); ys.push(y); }
+  if (xs.length < 40) return 0;
+  const off = info.width + info.height;
+  const bins = new Float64Array(2 * off + 2);
+  const energy = (deg: number) => {
+    const a = (deg * Math.PI) / 180, sn = Math.sin(a), c = Math.cos(a);
+    bins.fill(0);
+    for (let i = 0; i < xs.length; i++) bins[Math.round(ys[i]! * c - xs[i]! * sn) + off]! += 1;
+    let e = 0;
+    for (let i = 0; i < bins.length; i++) e += bins[i]! * bins[i]!;
+    return e;
+  };
+  let best = 0, bestE = energy(0);
+  for (let d = -4; d <= 4; d += 0.25) { const e = energy(d); if (e > bestE * 1.0001) { bestE = e; best = d; } }
+  return best;
 }
 
 /**
@@ -251,8 +305,8 @@ function uncoveredMask(format: MrzFormat, kind: string): boolean[][] {
  * Vote across reads of one band (2.1). Characters a check digit covers take the character most
  * reads printed (at least two, no tie): a wrong one there fails its check digit. The characters
  * no check digit covers are never voted piecemeal: all of them together must have been printed
- * identically, as they stand (before any repair), by at least two reads, and no read that passed
- * every check digit may have printed them differently. The result must then pass every check
+ * identically, as they stand (before any repair), by at least two reads, and among the reads
+ * that passed every check digit no other version may be as frequent. The result must then pass every check
  * digit and the structure rules.
  */
 export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
@@ -272,7 +326,11 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
   const ranked = [...printed.entries()].sort((a, b) => b[1] - a[1]);
   if (ranked[0]![1] < 2 || (ranked[1] && ranked[1][1] === ranked[0]![1])) return null;
   const agreed = ranked[0]![0];
-  if (rs.some((r) => r.valid && key(r.rawLines) !== agreed)) return null;
+  // Among the reads that passed every check digit, the agreed string must lead strictly too.
+  const validKeys = new Map<string, number>();
+  for (const r of rs) if (r.valid) validKeys.set(key(r.rawLines), (validKeys.get(key(r.rawLines)) ?? 0) + 1);
+  const agreedValid = validKeys.get(agreed) ?? 0;
+  if ([...validKeys.entries()].some(([k, n]) => k !== agreed && n >= agreedValid)) return null;
   const source = rs.find((r) => key(r.rawLines) === agreed)!.rawLines;
   const lines: string[] = [];
   for (let li = 0; li < COUNTS[format]; li++) {
@@ -295,10 +353,12 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
 }
 
 
-export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions): Promise<MrzScan> {
+export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptions): Promise<MrzScan> {
+  const outer = options.plausible;
+  const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
   let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat');
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const tess = async (png: Buffer) => {
@@ -371,10 +431,14 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
       pool.push(r2);
       if (r2.checksOk > best!.r.checksOk) best = { r: r2, band: b, flipped };
       // A valid read confirmed by another identical read (the 2.0 rule, over the whole pool).
-      // Two valid reads that differ leave it open (a shifted name line can pass every check digit).
-      const validLines = new Set(pool.filter((x) => x.valid).map((x) => x.lines.join('|')));
-      const confirmedValid = validLines.size === 1 ? pool.find((x) => x.valid && pool.some((y) => y !== x && same(x, y) && (asRead(x, x) || asRead(y, x)))) : undefined;
-      const voted = confirmedValid ?? (opts.retry!.vote && validLines.size <= 1 ? voteReads(pool, opts.plausible) : null);
+      // Valid reads that differ (a shifted name line can pass every check digit) are settled only
+      // by a strict majority of the valid reads.
+      const validCounts = new Map<string, number>();
+      for (const x of pool) if (x.valid) validCounts.set(x.lines.join('|'), (validCounts.get(x.lines.join('|')) ?? 0) + 1);
+      const validRank = [...validCounts.values()].sort((a, c) => c - a);
+      const majority = (x: Interpreted) => validCounts.get(x.lines.join('|'))! > (validRank.find((n) => n !== validCounts.get(x.lines.join('|'))) ?? 0) && validRank.filter((n) => n === validCounts.get(x.lines.join('|'))).length === 1;
+      const confirmedValid = pool.find((x) => x.valid && majority(x) && pool.some((y) => y !== x && same(x, y) && (asRead(x, x) || asRead(y, x))));
+      const voted = confirmedValid ?? (opts.retry!.vote ? voteReads(pool, opts.plausible) : null);
       if (voted) {
         return {
           parsed: voted.parsed, valid: true, lineConfidence: voted.confidences, confidence: Math.min(...voted.confidences),
