@@ -1,9 +1,11 @@
 /**
- * `npm run bench:documents [-- --real <dir> [--real-only]] [--corpus .data/corpus --limit N]`:
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3] [--tuning-only]
+ *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
- * tuning and held-out sets reported apart, `bench/documents-real.ts`); then document engine
- * accuracy and latency on the synthetic corpus (built with `npm run corpus` first if missing).
- * Prints Markdown.
+ * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
+ * unseen public specimen set (`npm run fetch-documents-real -- --set public`), reported apart;
+ * then document engine accuracy and latency on the synthetic corpus (built with `npm run corpus`
+ * first if missing). Prints Markdown.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -55,7 +57,13 @@ interface Row {
   ms: number; cpuMs: number; score: number | null; reader: string; attempts: number; ocrStatus: string; tplStatus: string; reasons: string[]; allFieldsOk: boolean;
 }
 
-const engine = await createDocumentEngine();
+// The synthetic corpus runs under `--synthetic-settings v1|v2|v3` (default v1, the settings its
+// published figures were measured with; v2/v3 add the 2.x scan in front of the template reader).
+const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3 } as const;
+const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
+if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2 or v3');
+const engine = await createDocumentEngine(SYNTH[synthKey]);
+process.stdout.write(`synthetic corpus under ${SYNTH[synthKey]?.version ?? 'document-engine@1.0.0'}\n\n`);
 // Warm both workers so that the first document does not carry their start-up in its latency.
 {
   const e = entries.find((x) => x.variant === 'clean')!;

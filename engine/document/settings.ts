@@ -59,7 +59,7 @@ export const ZDocumentEngineSettings = z.object({
      * mean, for shading and tinted print), then vote per character across that band's reads.
      * Absent in 2.0.
      */
-    retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional() }).optional(),
+    retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
   visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
@@ -105,7 +105,7 @@ export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V2,
   version: 'document-engine@2.1.0',
-  scan: { ...DOCUMENT_SETTINGS_V2.scan!, retry: { primary: 'flat', variants: ['grey', 'thin', 'tall'], vote: true, knownStates: true } },
+  scan: { ...DOCUMENT_SETTINGS_V2.scan!, maxReads: 12, retry: { primary: 'grey', flatWhenEmpty: true, variants: ['flat', 'thin', 'tall'], vote: true, knownStates: true } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -53,7 +53,7 @@ export interface ScanOptions {
    * scale; 'thin': strokes thinned; 'flat': background flattened), and a per-character vote
    * across that band's reads. Absent: 2.0 behaviour.
    */
-  retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean };
+  retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
 }
 
 /**
@@ -167,7 +167,7 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flatten = false, deskew = false): (b: MrzBand, flipped: boolean, variant: CropVariant) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -177,7 +177,8 @@ export function bandCropper(img: Raw, lineHeightPx: number, flatten = false, des
     }
     return turned.get(angle)!;
   };
-  return async (b, flipped, variant) => {
+  return async (b, flipped, variant, flattenBase) => {
+    const flatten = flattenBase ?? flattenAll;
     const t = await turnedImage(b.angle);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
@@ -305,8 +306,8 @@ function uncoveredMask(format: MrzFormat, kind: string): boolean[][] {
  * Vote across reads of one band (2.1). Characters a check digit covers take the character most
  * reads printed (at least two, no tie): a wrong one there fails its check digit. The characters
  * no check digit covers are never voted piecemeal: all of them together must have been printed
- * identically, as they stand (before any repair), by at least two reads, and among the reads
- * that passed every check digit no other version may be as frequent. The result must then pass every check
+ * identically, as they stand (before any repair), by at least two reads, and no read that passed
+ * every check digit may have printed them differently. The result must then pass every check
  * digit and the structure rules.
  */
 export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
@@ -326,11 +327,7 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
   const ranked = [...printed.entries()].sort((a, b) => b[1] - a[1]);
   if (ranked[0]![1] < 2 || (ranked[1] && ranked[1][1] === ranked[0]![1])) return null;
   const agreed = ranked[0]![0];
-  // Among the reads that passed every check digit, the agreed string must lead strictly too.
-  const validKeys = new Map<string, number>();
-  for (const r of rs) if (r.valid) validKeys.set(key(r.rawLines), (validKeys.get(key(r.rawLines)) ?? 0) + 1);
-  const agreedValid = validKeys.get(agreed) ?? 0;
-  if ([...validKeys.entries()].some(([k, n]) => k !== agreed && n >= agreedValid)) return null;
+  if (rs.some((r) => r.valid && key(r.rawLines) !== agreed)) return null;
   const source = rs.find((r) => key(r.rawLines) === agreed)!.rawLines;
   const lines: string[] = [];
   for (let li = 0; li < COUNTS[format]; li++) {
@@ -367,9 +364,13 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
+  let flatTried = false;
+  /** The current band is read from its flattened crop (2.1, after an empty plain read). */
+  let flatMode = false;
   const tryBand = async (bi: number, band: MrzBand): Promise<MrzScan | null> => {
     let b = band;
     for (const flipped of [false, true]) {
+      flatMode = false;
       if (reads >= budget) break;
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
@@ -384,9 +385,24 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         if (r) b = grown;
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
+      // whole lines from tesseract's global threshold. Read it once more with the background
+      // flattened before turning it.
+      const earlier: { variant: CropVariant; r: Interpreted | null }[] = [];
+      // Once per image (the best band, upright first), so that images without a readable MRZ do
+      // not spend their read budget on it.
+      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && reads < budget) {
+        flatTried = true;
+        const t1 = Date.now();
+        r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
+        // The band needed flattening: its confirmation and retry reads start from it too.
+        flatMode = !!r;
+        earlier.push({ variant: 'flat', r: null });
+        attempts.push({ band: bi, flipped, source: 'tesseract:flat', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t1 });
+      }
       if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
       if (r?.valid) {
-        const confirmReads: { variant: CropVariant; r: Interpreted | null }[] = [];
+        const confirmReads = [...earlier];
         const c = await confirm(bi, b, flipped, r, confirmReads);
         if (c.valid || !opts.retry) return c;
         // 2.1: unconfirmed: the other variants and the vote over all reads may still settle it.
@@ -395,7 +411,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       }
       // One check digit off with a sound structure: if a second read prints the same lines, the
       // document itself says so (a misprinted check digit), and other bands will not change it.
-      const misprintReads: { variant: CropVariant; r: Interpreted | null }[] = [];
+      const misprintReads = [...earlier];
       if (r?.parsed && r.parsed.structureErrors.length === 0 && r.checksOk === r.parsed.checks.length - 1) {
         const again = await confirm(bi, b, flipped, r, misprintReads);
         if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
@@ -419,26 +435,26 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    */
   const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
-    const same = (x: Interpreted, y: Interpreted) => x.format === y.format && x.lines.every((l, k) => l === y.lines[k]);
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
       if (reads >= budget) break;
       const t0 = Date.now();
-      const r2 = interpret(await tess(await crop(b, flipped, variant)), opts.plausible);
+      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       if (!r2) continue;
       pool.push(r2);
       if (r2.checksOk > best!.r.checksOk) best = { r: r2, band: b, flipped };
       // A valid read confirmed by another identical read (the 2.0 rule, over the whole pool).
-      // Valid reads that differ (a shifted name line can pass every check digit) are settled only
-      // by a strict majority of the valid reads.
-      const validCounts = new Map<string, number>();
-      for (const x of pool) if (x.valid) validCounts.set(x.lines.join('|'), (validCounts.get(x.lines.join('|')) ?? 0) + 1);
-      const validRank = [...validCounts.values()].sort((a, c) => c - a);
-      const majority = (x: Interpreted) => validCounts.get(x.lines.join('|'))! > (validRank.find((n) => n !== validCounts.get(x.lines.join('|'))) ?? 0) && validRank.filter((n) => n === validCounts.get(x.lines.join('|'))).length === 1;
-      const confirmedValid = pool.find((x) => x.valid && majority(x) && pool.some((y) => y !== x && same(x, y) && (asRead(x, x) || asRead(y, x))));
-      const voted = confirmedValid ?? (opts.retry!.vote ? voteReads(pool, opts.plausible) : null);
+      // Every read that passes its check digits must print the same lines: two versions that both
+      // pass (offsetting misreads in one field, a shifted name line) leave the band unreadable.
+      const versions = new Map<string, Interpreted[]>();
+      for (const x of pool) if (x.valid) versions.set(x.lines.join('|'), [...(versions.get(x.lines.join('|')) ?? []), x]);
+      if (versions.size > 1) break;
+      const only = versions.size === 1 ? [...versions.values()][0]! : null;
+      const confirmedValid = only && only.length >= 2 && only.some((x) => only.some((y) => y !== x && (asRead(x, x) || asRead(y, x)))) ? only[0] : undefined;
+      const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible) : null;
+      const voted = confirmedValid ?? (vote && (!only || vote.lines.join('|') === only[0]!.lines.join('|')) ? vote : null);
       if (voted) {
         return {
           parsed: voted.parsed, valid: true, lineConfidence: voted.confidences, confidence: Math.min(...voted.confidences),
@@ -460,7 +476,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && reads >= budget) break;
       const t0 = Date.now();
-      const r2 = interpret(await tess(await crop(b, flipped, variant)), opts.plausible);
+      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
