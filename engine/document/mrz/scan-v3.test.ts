@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDir } from '../../assets.js';
-import { photograph, renderDocument } from '../../../tools/corpus/index.js';
+import { forgeDocument, photograph, renderDocument } from '../../../tools/corpus/index.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_V3, type DocumentEngine } from '../index.js';
 import { flattenBackground, statesKnown, thinStrokes, voteReads, type Interpreted } from './scan.js';
 import { parseMrz } from './parse.js';
@@ -152,5 +152,13 @@ describe('2.1 analyze on the synthetic corpus (figures must not fall)', () => {
     expect(res.ocr.status, JSON.stringify(res.ocr.reasons)).toBe('passed');
     expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
     expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
+  });
+
+  it('a forged broken check digit fails template_match with mrz_check_digit_mismatch (2.0 left it unreadable)', async () => {
+    const doc = await forgeDocument('broken_check_digit', { template: 'moz-passport', seed: 3 });
+    const front = (await photograph(doc.image, 1)).image;
+    const res = await engine.analyze({ front, declared: { country: 'MOZ', type: 'passport' }, accepted: [{ country: 'MOZ', types: ['passport'] }], now: NOW });
+    expect(res.template.status).toBe('failed');
+    expect(res.template.reasons).toContain('mrz_check_digit_mismatch');
   });
 });
