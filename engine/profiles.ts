@@ -32,9 +32,9 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // threshold and review band calibrated on real public photos at FAR 0.01 % / 0.1 %, screen-frame and skin-tone
   // replay signals). Document engine as ep-2026.11-5.
   'ep-2026.11-6': { id: 'ep-2026.11-6', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V6 },
-  // Issue 12 continued: document engine 2.1 (a band found the right way up but not read validly is read again at
-  // another scale, with thinned strokes and a flattened background, and voted per character, each character backed
-  // by two reads). Faces and authenticity as ep-2026.11-6.
+  // Issue 12 continued: document engine 2.1 (a flattened read of an empty band; more reads of a band found the right
+  // way up and a vote over check-digit-covered characters, with all valid reads required to agree; broken check
+  // digits flagged again). Faces and authenticity as ep-2026.11-6.
   'ep-2026.11-7': { id: 'ep-2026.11-7', document: DOCUMENT_SETTINGS_V3, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V6 },
 };
 

@@ -53,11 +53,14 @@ export const ZDocumentEngineSettings = z.object({
     /** Decode BMP uploads too (some scanners and vendor SDK samples write them). */
     acceptBmp: z.boolean(),
     /**
-     * 2.1: when a band's first read has the right shape but is not valid, read it again at
-     * another scale ('tall': lines 1.4× higher), with strokes thinned ('thin': 2×2 grey max, for
-     * bold or blurred print) and with the background flattened ('flat': divided by the local
-     * mean, for shading and tinted print), then vote per character across that band's reads.
-     * Absent in 2.0.
+     * 2.1 (absent in 2.0). `variants`: when a band's first read has the right shape but is not
+     * valid, it is read again as 'binary', 'small' and these: 'flat' (background divided by the
+     * local mean: shading, tinted print), 'thin' (2×2 grey max: bold or blurred strokes), 'tall'
+     * (lines 1.4× higher). `vote`: combine the band's reads per character (covered characters
+     * only; uncovered ones whole, from two identical reads). `primary`: the first read's crop.
+     * `flatWhenEmpty`: one flattened read per image when the best multi-line band reads as
+     * nothing. `knownStates`: issuing state and nationality must be ICAO codes. `deskew`: per-band
+     * text angle (measured, off).
      */
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
@@ -98,9 +101,11 @@ export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
 };
 
 /**
- * document-engine 2.1 (engine profile ep-2026.11-7): more reads of a band that was found the right
- * way up but not read validly (another scale, thinned strokes) and a per-character vote across
- * them, each character backed by two reads; see engine/document/README.md. Every 2.0 value is kept.
+ * document-engine 2.1 (engine profile ep-2026.11-7): one flattened read when the best band reads as
+ * nothing, more reads of a band found the right way up but not read validly (flattened, thinned,
+ * another scale), a per-character vote for check-digit-covered characters, unanimity of valid
+ * reads, ICAO state codes, read budget 12; and in analyze a stable template read of a broken
+ * check digit is kept. See engine/document/README.md. Every other 2.0 value is kept.
  */
 export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V2,
