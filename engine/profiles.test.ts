@@ -14,6 +14,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-4': '769b6d784decbd8fa4b7854c4fa6d86a05196b428e9e7e6f72b95065dd901e02',
   'ep-2026.11-5': '95af1561b01569bbb46beddd24186fd4a26b79d7532f9cce0a64705b1ad69cef',
   'ep-2026.11-6': '3f11c2f4f815400041de3de0165e0bf43aceee6895e12fc3b9a53f6d16f97e49',
+  'ep-2026.11-7': 'f1fcf16590c4ea52a56612ff5544fb2657f16945eddd21ffec8bb6b1d2880555',
 };
 
 describe('engine profiles', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, type FaceEngineSettings } from './faces/index.js';
 
 /**
@@ -32,6 +32,10 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // threshold and review band calibrated on real public photos at FAR 0.01 % / 0.1 %, screen-frame and skin-tone
   // replay signals). Document engine as ep-2026.11-5.
   'ep-2026.11-6': { id: 'ep-2026.11-6', document: DOCUMENT_SETTINGS_V2, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V6 },
+  // Issue 12 continued: document engine 2.1 (a flattened read of an empty band; more reads of a band found the right
+  // way up and a vote over check-digit-covered characters, with all valid reads required to agree; broken check
+  // digits flagged again). Faces and authenticity as ep-2026.11-6.
+  'ep-2026.11-7': { id: 'ep-2026.11-7', document: DOCUMENT_SETTINGS_V3, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V6 },
 };
 
 export function engineProfile(id: string): EngineProfile {

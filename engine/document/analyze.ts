@@ -182,6 +182,13 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
         // Not found or not confirmed anywhere in the frame: the 1.x reader on the template's band of
         // the found document (it reads the synthetic corpus at 100 %); whichever is valid wins.
         const banded = await templateRead();
+        // 2.1: neither is valid, but the template reader's cascade agreed on its lines (a stable
+        // read: a misprinted or forged check digit) while the scan's did not: the stable read is
+        // the evidence, so the broken check digit is reported, not an unreadable document.
+        if (!banded.valid && s.scan?.retry && !r.read.stable && banded.stable && banded.parsed) {
+          scan = { ...r.scan, reason: 'mrz_check_digits_failed', fallback: 'template_band' };
+          return banded;
+        }
         if (!banded.valid) return r.read;
         scan = { ...r.scan, reason: undefined, fallback: 'template_band' };
         return banded;

@@ -52,6 +52,17 @@ export const ZDocumentEngineSettings = z.object({
     maxReads: z.number().int().min(2).max(40),
     /** Decode BMP uploads too (some scanners and vendor SDK samples write them). */
     acceptBmp: z.boolean(),
+    /**
+     * 2.1 (absent in 2.0). `variants`: when a band's first read has the right shape but is not
+     * valid, it is read again as 'binary', 'small' and these: 'flat' (background divided by the
+     * local mean: shading, tinted print), 'thin' (2×2 grey max: bold or blurred strokes), 'tall'
+     * (lines 1.4× higher). `vote`: combine the band's reads per character (covered characters
+     * only; uncovered ones whole, from two identical reads). `primary`: the first read's crop.
+     * `flatWhenEmpty`: one flattened read per image when the best multi-line band reads as
+     * nothing. `knownStates`: issuing state and nationality must be ICAO codes. `deskew`: per-band
+     * text angle (measured, off).
+     */
+    retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
   visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
@@ -87,6 +98,19 @@ export const DOCUMENT_SETTINGS_V2: TDocumentEngineSettings = {
   scan: { workSide: 1000, maxBands: 4, lineHeightPx: 30, maxReads: 10, acceptBmp: true },
   visualZone: { captions: true, curpDateCheck: true },
   quality: { minSharpness: 30 },
+};
+
+/**
+ * document-engine 2.1 (engine profile ep-2026.11-7): one flattened read when the best band reads as
+ * nothing, more reads of a band found the right way up but not read validly (flattened, thinned,
+ * another scale), a per-character vote for check-digit-covered characters, unanimity of valid
+ * reads, ICAO state codes, read budget 12; and in analyze a stable template read of a broken
+ * check digit is kept. See engine/document/README.md. Every other 2.0 value is kept.
+ */
+export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V2,
+  version: 'document-engine@2.1.0',
+  scan: { ...DOCUMENT_SETTINGS_V2.scan!, maxReads: 12, retry: { primary: 'grey', flatWhenEmpty: true, variants: ['flat', 'thin', 'tall'], vote: true, knownStates: true } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -1,3 +1,4 @@
+import { states } from 'mrz';
 import sharp from 'sharp';
 import type { OcrLine, OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
@@ -47,7 +48,26 @@ export interface ScanOptions {
   plausible?: (p: ParsedMrz) => boolean;
   /** Line finder for the band search (default: classical morphology). */
   lines?: LineFinder;
+  /**
+   * 2.1: more reads of a band found the right way up but not read validly ('tall': another
+   * scale; 'thin': strokes thinned; 'flat': background flattened), and a per-character vote
+   * across that band's reads. Absent: 2.0 behaviour.
+   */
+  retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
 }
+
+/**
+ * 2.1: the issuing state and nationality are codes ICAO lists (or `D` padded, or the specimen
+ * `UTO`). No check digit covers them; a stray character before the document code shifts line 1
+ * so that a read can pass every check digit with a state such as `<CZ`.
+ */
+export function statesKnown(p: ParsedMrz): boolean {
+  const known = (c: string) => { const t = c.replace(/<+$/, ''); return t in states || t === 'UTO'; };
+  return known(p.issuingState) && (p.nationality === undefined || p.nationality === '' || known(p.nationality));
+}
+
+export type RetryVariant = 'tall' | 'thin' | 'flat' | 'grey';
+export type CropVariant = 'grey' | 'binary' | 'small' | RetryVariant;
 
 export interface ScanReaders { tesseract: OcrWorker; glyph?: GlyphReader; glyphPitchPx?: number }
 
@@ -147,7 +167,7 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number): (b: MrzBand, flipped: boolean, variant: 'grey' | 'binary' | 'small') => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -157,24 +177,185 @@ export function bandCropper(img: Raw, lineHeightPx: number): (b: MrzBand, flippe
     }
     return turned.get(angle)!;
   };
-  return async (b, flipped, variant) => {
+  return async (b, flipped, variant, flattenBase) => {
+    const flatten = flattenBase ?? flattenAll;
     const t = await turnedImage(b.angle);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
-    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : 1) * lineHeightPx / b.lineHeight));
+    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : variant === 'tall' ? 1.4 : 1) * lineHeightPx / b.lineHeight));
     let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
+    // 2.1 (`deskew`): the band's own text angle. The frame's angle comes from all its text; under
+    // perspective the MRZ lines run at another angle than the printed zone above them.
+    const skew = deskew ? await bandSkew(t, left, top, width, height) : 0;
+    if (Math.abs(skew) >= 0.3) {
+      const pad = Math.min(Math.round(height), Math.ceil(width * Math.tan((Math.abs(skew) * Math.PI) / 180) / 2) + 2);
+      const top2 = Math.max(0, top - pad), bottom2 = Math.min(t.height, top + height + pad);
+      const { data, info } = await sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } })
+        .extract({ left, top: top2, width, height: bottom2 - top2 }).rotate(-skew, { background: { r: 255, g: 255, b: 255 } })
+        .extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      // Keep the band's own rows about its centre (the rotation keeps the centre in the middle).
+      const cy = (top + height / 2 - top2) - (bottom2 - top2) / 2 + info.height / 2;
+      const y0 = Math.max(0, Math.round(cy - height / 2)), h2 = Math.min(info.height - y0, height);
+      const x0 = Math.max(0, Math.round((info.width - width) / 2)), w2 = Math.min(info.width - x0, width);
+      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).extract({ left: x0, top: y0, width: w2, height: h2 });
+    }
     if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
+    // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
+    if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
+      const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      let g = flatten || variant === 'flat' ? flattenBackground(data, info.width, info.height) : data;
+      if (variant === 'thin') g = thinStrokes(g, info.width, info.height);
+      s = sharp(g, { raw: { width: info.width, height: info.height, channels: 1 } }).normalise();
+    }
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
     return s.png().toBuffer();
   };
 }
 
+/**
+ * Residual text angle (degrees, within ±4°) of a band: projection-profile energy of its dark
+ * pixels, as `textAngle` does for the whole frame, on the band alone.
+ */
+export async function bandSkew(t: { data: Buffer; width: number; height: number }, left: number, top: number, width: number, height: number): Promise<number> {
+  // At most ~600 px wide for speed: the angle does not need full resolution.
+  const f = Math.min(1, 600 / width);
+  const { data, info } = await sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } })
+    .extract({ left, top, width, height }).resize(Math.max(8, Math.round(width * f)), Math.max(4, Math.round(height * f))).normalise()
+    .extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const xs: number[] = [], ys: number[] = [];
+  for (let y = 0; y < info.height; y++) for (let x = 0; x < info.width; x++) if (data[y * info.width + x]! < 110) { xs.push(x); ys.push(y); }
+  if (xs.length < 40) return 0;
+  const off = info.width + info.height;
+  const bins = new Float64Array(2 * off + 2);
+  const energy = (deg: number) => {
+    const a = (deg * Math.PI) / 180, sn = Math.sin(a), c = Math.cos(a);
+    bins.fill(0);
+    for (let i = 0; i < xs.length; i++) bins[Math.round(ys[i]! * c - xs[i]! * sn) + off]! += 1;
+    let e = 0;
+    for (let i = 0; i < bins.length; i++) e += bins[i]! * bins[i]!;
+    return e;
+  };
+  let best = 0, bestE = energy(0);
+  for (let d = -4; d <= 4; d += 0.25) { const e = energy(d); if (e > bestE * 1.0001) { bestE = e; best = d; } }
+  return best;
+}
 
-export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions): Promise<MrzScan> {
+/**
+ * Lightens every pixel to the brightest of its 2×2 neighbourhood: dark strokes lose about a pixel
+ * on each side. Bold or blurred print (infrared captures, ink spread, defocus) fills the
+ * counters of B/8/0/D at the reading scale; thinner strokes open them again.
+ */
+export function thinStrokes(g: Buffer, w: number, h: number): Buffer {
+  const out = Buffer.alloc(g.length);
+  for (let y = 0; y < h; y++) {
+    const y1 = Math.min(h - 1, y + 1);
+    for (let x = 0; x < w; x++) {
+      const x1 = Math.min(w - 1, x + 1);
+      out[y * w + x] = Math.max(g[y * w + x]!, g[y * w + x1]!, g[y1 * w + x]!, g[y1 * w + x1]!);
+    }
+  }
+  return out;
+}
+
+/**
+ * Divides each pixel by the local background (the mean of a window about one line high and two
+ * wide), so shading, glare gradients and tinted security print become flat paper and the global
+ * threshold tesseract applies acts locally.
+ */
+export function flattenBackground(g: Buffer, w: number, h: number): Buffer {
+  const integral = new Float64Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += g[y * w + x]!;
+      integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1]! + row;
+    }
+  }
+  const ry = Math.max(4, Math.round(h / 6)), rx = 2 * ry;
+  const out = Buffer.alloc(g.length);
+  for (let y = 0; y < h; y++) {
+    const a = Math.max(0, y - ry), b = Math.min(h, y + ry + 1);
+    for (let x = 0; x < w; x++) {
+      const l = Math.max(0, x - rx), r = Math.min(w, x + rx + 1);
+      const sum = integral[b * (w + 1) + r]! - integral[a * (w + 1) + r]! - integral[b * (w + 1) + l]! + integral[a * (w + 1) + l]!;
+      const mean = sum / ((b - a) * (r - l));
+      // Paper sits above the local mean (text is the minority): scale so the mean maps to ~85 % grey.
+      out[y * w + x] = Math.max(0, Math.min(255, Math.round((g[y * w + x]! / Math.max(1, mean)) * 217)));
+    }
+  }
+  return out;
+}
+
+/**
+ * Positions no check digit covers in an ICAO TD1/TD2/TD3 MRZ: the document code and issuing
+ * state, the names, the nationality and the sex. Visas (no composite, optional data unchecked)
+ * and the French ID (its own layout) are treated as wholly uncovered.
+ */
+function uncoveredMask(format: MrzFormat, kind: string): boolean[][] {
+  const w = WIDTHS[format];
+  const all = Array.from({ length: COUNTS[format] }, () => new Array<boolean>(w).fill(true));
+  if (kind !== format) return all;
+  const m = Array.from({ length: COUNTS[format] }, () => new Array<boolean>(w).fill(false));
+  const set = (li: number, a: number, b: number) => { for (let k = a; k < b; k++) m[li]![k] = true; };
+  if (format === 'TD1') { set(0, 0, 5); set(1, 7, 8); set(1, 15, 18); set(2, 0, w); } else { set(0, 0, w); set(1, 10, 13); set(1, 20, 21); }
+  return m;
+}
+
+/**
+ * Vote across reads of one band (2.1). Characters a check digit covers take the character most
+ * reads printed (at least two, no tie): a wrong one there fails its check digit. The characters
+ * no check digit covers are never voted piecemeal: all of them together must have been printed
+ * identically, as they stand (before any repair), by at least two reads, and no read that passed
+ * every check digit may have printed them differently. The result must then pass every check
+ * digit and the structure rules.
+ */
+export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
+  if (reads.length < 2) return null;
+  // The format most reads agree on.
+  const byFormat = new Map<MrzFormat, Interpreted[]>();
+  for (const r of reads) byFormat.set(r.format, [...(byFormat.get(r.format) ?? []), r]);
+  const rs = [...byFormat.values()].sort((a, b) => b.length - a.length)[0]!;
+  if (rs.length < 2) return null;
+  const format = rs[0]!.format;
+  const kinds = new Set(rs.map((r) => r.parsed?.kind ?? format));
+  const mask = uncoveredMask(format, kinds.size === 1 ? [...kinds][0]! : 'mixed');
+  const key = (ls: string[]) => ls.map((l, li) => [...l].filter((_, k) => mask[li]![k]).join('')).join('|');
+  // The uncovered characters: one string printed whole by two reads, contradicted by no valid read.
+  const printed = new Map<string, number>();
+  for (const r of rs) printed.set(key(r.rawLines), (printed.get(key(r.rawLines)) ?? 0) + 1);
+  const ranked = [...printed.entries()].sort((a, b) => b[1] - a[1]);
+  if (ranked[0]![1] < 2 || (ranked[1] && ranked[1][1] === ranked[0]![1])) return null;
+  const agreed = ranked[0]![0];
+  if (rs.some((r) => r.valid && key(r.rawLines) !== agreed)) return null;
+  const source = rs.find((r) => key(r.rawLines) === agreed)!.rawLines;
+  const lines: string[] = [];
+  for (let li = 0; li < COUNTS[format]; li++) {
+    let line = '';
+    for (let k = 0; k < WIDTHS[format]; k++) {
+      if (mask[li]![k]) { line += source[li]![k]; continue; }
+      const counts = new Map<string, number>();
+      for (const r of rs) { const c = r.lines[li]?.[k]; if (c) counts.set(c, (counts.get(c) ?? 0) + 1); }
+      const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+      if (!sorted.length || sorted[0]![1] < 2 || (sorted[1] && sorted[1][1] === sorted[0]![1])) return null;
+      line += sorted[0]![0];
+    }
+    lines.push(line);
+  }
+  const parsed = parseMrz(lines, { extended: true });
+  const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
+  if (!valid) return null;
+  const confidences = lines.map((_, li) => Math.min(...rs.map((r) => r.confidences[li] ?? 0)));
+  return { format, lines, rawLines: lines, parsed, confidences, corrections: Math.min(...rs.map((r) => r.corrections)), valid, checksOk: parsed.checks.length };
+}
+
+
+export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptions): Promise<MrzScan> {
+  const outer = options.plausible;
+  const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
   let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
-  const crop = bandCropper(img, opts.lineHeightPx);
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const tess = async (png: Buffer) => {
@@ -183,29 +364,63 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
+  let flatTried = false;
+  /** The current band is read from its flattened crop (2.1, after an empty plain read). */
+  let flatMode = false;
   const tryBand = async (bi: number, band: MrzBand): Promise<MrzScan | null> => {
     let b = band;
     for (const flipped of [false, true]) {
+      flatMode = false;
       if (reads >= budget) break;
       const t0 = Date.now();
-      const png = await crop(b, flipped, 'grey');
+      const primary: CropVariant = opts.retry?.primary ?? 'grey';
+      const png = await crop(b, flipped, primary);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png);
       let r = interpret(raw, opts.plausible);
       // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
       if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
         const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
-        r = interpret(await tess(await crop(grown, flipped, 'grey')), opts.plausible);
+        r = interpret(await tess(await crop(grown, flipped, primary)), opts.plausible);
         if (r) b = grown;
       }
-      attempts.push({ band: bi, flipped, source: 'tesseract:grey', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
+      // whole lines from tesseract's global threshold. Read it once more with the background
+      // flattened before turning it.
+      const earlier: { variant: CropVariant; r: Interpreted | null }[] = [];
+      // Once per image (the best band, upright first), so that images without a readable MRZ do
+      // not spend their read budget on it.
+      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && reads < budget) {
+        flatTried = true;
+        const t1 = Date.now();
+        r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
+        // The band needed flattening: its confirmation and retry reads start from it too.
+        flatMode = !!r;
+        earlier.push({ variant: 'flat', r: null });
+        attempts.push({ band: bi, flipped, source: 'tesseract:flat', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t1 });
+      }
       if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
-      if (r?.valid) return confirm(bi, b, flipped, r);
+      if (r?.valid) {
+        const confirmReads = [...earlier];
+        const c = await confirm(bi, b, flipped, r, confirmReads);
+        if (c.valid || !opts.retry) return c;
+        // 2.1: unconfirmed: the other variants and the vote over all reads may still settle it.
+        const done = await retryBand(bi, b, flipped, r, confirmReads);
+        return done ?? c;
+      }
       // One check digit off with a sound structure: if a second read prints the same lines, the
       // document itself says so (a misprinted check digit), and other bands will not change it.
+      const misprintReads = [...earlier];
       if (r?.parsed && r.parsed.structureErrors.length === 0 && r.checksOk === r.parsed.checks.length - 1) {
-        const again = await confirm(bi, b, flipped, r);
+        const again = await confirm(bi, b, flipped, r, misprintReads);
         if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
+      }
+      // 2.1: the band is the right way up but the read is not valid: read it again other ways
+      // and vote per character.
+      if (opts.retry && r?.parsed && r.checksOk >= r.parsed.checks.length / 2) {
+        const done = await retryBand(bi, b, flipped, r, misprintReads);
+        if (done) return done;
       }
       // A read with most check digits right was the right way up; turning it will not help.
       if (r?.parsed && r.checksOk >= r.parsed.checks.length / 2) break;
@@ -213,8 +428,45 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
     return null;
   };
 
+  /**
+   * 2.1 retries of one band: the second reads (binary, small) and the configured variants, until
+   * one read is valid and confirmed by another identical read, or the per-character vote over all
+   * reads of the band is valid. Stops at the read budget.
+   */
+  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
+    const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
+    const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
+    for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
+      if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
+      if (reads >= budget) break;
+      const t0 = Date.now();
+      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
+      attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      if (!r2) continue;
+      pool.push(r2);
+      if (r2.checksOk > best!.r.checksOk) best = { r: r2, band: b, flipped };
+      // A valid read confirmed by another identical read (the 2.0 rule, over the whole pool).
+      // Every read that passes its check digits must print the same lines: two versions that both
+      // pass (offsetting misreads in one field, a shifted name line) leave the band unreadable.
+      const versions = new Map<string, Interpreted[]>();
+      for (const x of pool) if (x.valid) versions.set(x.lines.join('|'), [...(versions.get(x.lines.join('|')) ?? []), x]);
+      if (versions.size > 1) break;
+      const only = versions.size === 1 ? [...versions.values()][0]! : null;
+      const confirmedValid = only && only.length >= 2 && only.some((x) => only.some((y) => y !== x && (asRead(x, x) || asRead(y, x)))) ? only[0] : undefined;
+      const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible) : null;
+      const voted = confirmedValid ?? (vote && (!only || vote.lines.join('|') === only[0]!.lines.join('|')) ? vote : null);
+      if (voted) {
+        return {
+          parsed: voted.parsed, valid: true, lineConfidence: voted.confidences, confidence: Math.min(...voted.confidences),
+          nameConfirmed: true, corrections: voted.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
+        };
+      }
+    }
+    return null;
+  };
+
   /** A second, independent read must give the same name line; else the read is not `valid`. */
-  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted): Promise<MrzScan> => {
+  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant; r: Interpreted | null }[]): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
@@ -224,7 +476,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, opts: ScanOptions)
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && reads >= budget) break;
       const t0 = Date.now();
-      const r2 = interpret(await tess(await crop(b, flipped, variant)), opts.plausible);
+      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
+      log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
       if (confirmed) break;

@@ -1,0 +1,90 @@
+/**
+ * `npx tsx bench/augment-real.ts ../shared/documents-real .data/documents-real-aug`: degraded
+ * copies of the real TUNING images only (never held-out ones; `isHeldOut` decides), for developing
+ * the MRZ reader on harder captures than the tuning set holds without looking at held-out images.
+ * Each unique picture gets four seeded degradations of what phone uploads suffer:
+ * - `persp`: a keystone perspective (one side 18 % shorter) and 8° of roll, bilinear;
+ * - `small`: downscaled so MRZ characters are about 8–10 px high, JPEG quality 60;
+ * - `blur`: Gaussian σ 1.6 plus JPEG quality 35;
+ * - `shade`: a left-to-right illumination ramp (35 %→100 %) and halved contrast.
+ * Writes the images and a `ground_truth.jsonl` in the bench's format. Not a substitute for real
+ * held-out data: it only says whether a change helps on what the degradations model.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { decodeBmp, isBmp } from '../engine/document/image/bmp.js';
+import { isHeldOut, type RealTruth } from './documents-real.js';
+
+const [src, dest] = process.argv.slice(2);
+if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir>');
+mkdirSync(dest, { recursive: true });
+const truths = readFileSync(path.join(src, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth);
+// One copy per picture: the EXIF-rotated and low-resolution duplicates add nothing here.
+const seen = new Set<string>();
+const unique = truths.filter((t) => !isHeldOut(t)).filter((t) => {
+  const key = t.mrz_lines.join('');
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+});
+
+/** Inverse-maps every output pixel through the homography taking the unit square to `quad`. */
+function warpPerspective(rgb: Buffer, w: number, h: number, quad: [number, number][]): Buffer {
+  // Output pixel (u, v) in [0,1]² ↦ bilinear interpolation of the quad's corners (a good
+  // approximation of a keystone homography for small distortions, and exact at the corners).
+  const out = Buffer.alloc(w * h * 3, 255);
+  const [p00, p10, p11, p01] = quad;
+  for (let y = 0; y < h; y++) {
+    const v = y / (h - 1);
+    for (let x = 0; x < w; x++) {
+      const u = x / (w - 1);
+      const sx = (1 - u) * (1 - v) * p00[0] + u * (1 - v) * p10[0] + u * v * p11[0] + (1 - u) * v * p01[0];
+      const sy = (1 - u) * (1 - v) * p00[1] + u * (1 - v) * p10[1] + u * v * p11[1] + (1 - u) * v * p01[1];
+      if (sx < 0 || sy < 0 || sx >= w - 1 || sy >= h - 1) continue;
+      const x0 = Math.floor(sx), y0 = Math.floor(sy), fx = sx - x0, fy = sy - y0;
+      for (let c = 0; c < 3; c++) {
+        const a = rgb[(y0 * w + x0) * 3 + c]!, b = rgb[(y0 * w + x0 + 1) * 3 + c]!;
+        const d = rgb[((y0 + 1) * w + x0) * 3 + c]!, e = rgb[((y0 + 1) * w + x0 + 1) * 3 + c]!;
+        out[(y * w + x) * 3 + c] = Math.round((a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy);
+      }
+    }
+  }
+  return out;
+}
+
+const rows: string[] = [];
+for (const t of unique) {
+  const bytes = readFileSync(path.join(src, t.file));
+  // Three channels whatever the source (grey PNGs decode to one).
+  // Regula's samples are BMPs named .jpg: decode them as the engine does.
+  const bmp = isBmp(bytes) ? decodeBmp(bytes, 40_000_000) : null;
+  const input = bmp ? sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 3 } }) : sharp(bytes);
+  const { data, info } = await input.rotate().removeAlpha().toColourspace('srgb').joinChannel([]).raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`${t.file}: ${info.channels} channels`);
+  const { width: w, height: h } = info;
+  const base = t.file.replace(/\.[^.]+$/, '');
+  const variants: [string, Buffer][] = [];
+  // Keystone: the right side 18 % shorter, then an 8° roll.
+  const k = 0.09 * h;
+  const persp = warpPerspective(data, w, h, [[0, 0], [w - 1, -k], [w - 1, h - 1 + k], [0, h - 1]]);
+  variants.push(['persp', await sharp(persp, { raw: { width: w, height: h, channels: 3 } }).rotate(8, { background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer()]);
+  // MRZ characters about 8–10 px: the document is ~60 characters wide across the frame at most.
+  const scale = Math.min(1, 560 / Math.max(w, h));
+  variants.push(['small', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize(Math.round(w * scale), Math.round(h * scale)).jpeg({ quality: 60 }).toBuffer()]);
+  variants.push(['blur', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).blur(1.6).jpeg({ quality: 35 }).toBuffer()]);
+  const shaded = Buffer.alloc(data.length);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const g = 0.35 + 0.65 * (x / (w - 1));
+    for (let c = 0; c < 3; c++) { const i = (y * w + x) * 3 + c; shaded[i] = Math.round((128 + (data[i]! - 128) * 0.5) * g); }
+  }
+  variants.push(['shade', await sharp(shaded, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 80 }).toBuffer()]);
+  for (const [name, out] of variants) {
+    const file = `${base}__${name}.jpg`;
+    writeFileSync(path.join(dest, file), out);
+    rows.push(JSON.stringify({ file, mrz_lines: t.mrz_lines, format: t.format, capture: name, checks_valid: t.checks_valid, source: t.file, sha256: createHash('sha256').update(out).digest('hex') }));
+  }
+}
+writeFileSync(path.join(dest, 'ground_truth.jsonl'), rows.join('\n') + '\n');
+console.log(`${rows.length} degraded copies of ${unique.length} tuning pictures in ${dest}`);
