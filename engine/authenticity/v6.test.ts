@@ -1,13 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCheckOutcome } from '../../domain/checks.js';
+import { realDocument, splicedAboveOriginal } from '../../tools/authenticity/testing/real-documents.js';
 import { editorSave } from '../../tools/authenticity/attacks/editor-save.js';
-import { splicePortrait } from '../../tools/authenticity/attacks/splice-portrait.js';
-import { decodeRgb } from '../../tools/authenticity/attacks/raw.js';
-import { createRng } from '../../tools/authenticity/training/rng.js';
 import { AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, createAuthenticityEngine, type AuthenticityEngine } from './index.js';
 import { evaluateJsonTrees, MODEL_DIR } from './model/classifier.js';
 
@@ -15,10 +12,7 @@ import { evaluateJsonTrees, MODEL_DIR } from './model/classifier.js';
  * Settings v6 (engine profile ep-2026.11-6) on REAL document photographs of
  * ../shared/documents-real (read in place) and edits made to them here.
  */
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DOCS = path.resolve(HERE, '../../../shared/documents-real');
-const isJpeg = (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-const docFile = (prefix: string) => path.join(DOCS, readdirSync(DOCS).find((f) => f.startsWith(prefix))!);
+const docFile = realDocument;
 
 let v6: AuthenticityEngine;
 let v5: AuthenticityEngine;
@@ -85,27 +79,8 @@ describe('authenticity settings v6', () => {
 });
 
 describe('settings v6 on real document images', () => {
-  const genuine = readdirSync(DOCS)
-    .sort()
-    .map((f) => path.join(DOCS, f))
-    .filter((f) => isJpeg(readFileSync(f)));
-
   it('scores real genuine document images lower than the same images with a region pasted from another real image', async () => {
-    const rng = createRng(13);
-    let higher = 0, n = 0;
-    for (let i = 0; i < 6; i++) {
-      const file = genuine[(i * 5) % genuine.length]!;
-      const donor = genuine[(i * 5 + 3) % genuine.length]!;
-      const bytes = readFileSync(file);
-      const img = await decodeRgb(bytes);
-      const zone = { name: 'portrait', x: Math.round(img.width * 0.1), y: Math.round(img.height * 0.2), width: Math.round(img.width * 0.25), height: Math.round(img.height * 0.35) };
-      const forged = await splicePortrait({ ...img, zones: [zone] }, donor, rng.fork(`s${i}`));
-      const saved = await editorSave(forged, rng.fork(`e${i}`), new Date('2026-11-20T10:00:00Z'));
-      const a = await v6.analyze({ bytes, kind: 'document_front' });
-      const b = await v6.analyze({ bytes: saved, kind: 'document_front' });
-      n++;
-      if ((b.score ?? 0) > (a.score ?? 0)) higher++;
-    }
+    const { higher, n } = await splicedAboveOriginal(v6, editorSave, 13);
     expect(higher).toBeGreaterThanOrEqual(5);
     expect(n).toBe(6);
   });

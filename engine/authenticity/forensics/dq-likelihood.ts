@@ -1,5 +1,6 @@
 import type { LumaCoefficients } from '../image/jpeg-coefficients.js';
 import { ZIGZAG } from '../metadata/jpeg-structure.js';
+import { clusters } from './tile-maps.js';
 
 /**
  * Aligned double JPEG compression as a likelihood, with an estimated first quantisation step per
@@ -333,32 +334,4 @@ export function dqLikelihood(coef: LumaCoefficients | null, native: { left: numb
     clusterMean - median,
   ].map((v) => (Number.isFinite(v) ? v : 0));
   return { available: true, features, selected: selected.map(({ k, q2, q1, llr }) => ({ k, q2, q1, llr: Math.round(llr) })), boxes };
-}
-
-/** 4-connected clusters of tiles above t, largest first. */
-function clusters(v: Float64Array, cols: number, rows: number, t: number): number[][] {
-  const seen = new Uint8Array(v.length);
-  const out: number[][] = [];
-  for (let i = 0; i < v.length; i++) {
-    if (seen[i] || !(v[i]! > t)) continue;
-    const members: number[] = [];
-    const stack = [i];
-    seen[i] = 1;
-    while (stack.length) {
-      const k = stack.pop()!;
-      members.push(k);
-      const cc = k % cols, rr = (k / cols) | 0;
-      for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
-        const x = cc + dc, y = rr + dr;
-        if (x < 0 || y < 0 || x >= cols || y >= rows) continue;
-        const j = y * cols + x;
-        if (!seen[j] && v[j]! > t) {
-          seen[j] = 1;
-          stack.push(j);
-        }
-      }
-    }
-    out.push(members);
-  }
-  return out.sort((a, b) => b.length - a.length);
 }

@@ -95,8 +95,8 @@ function robust(values: Float64Array, usable: Uint8Array, floor: number): Float6
   return z;
 }
 
-/** Clusters (4-connected) of tiles with z > t: sizes and members, largest first. */
-function clusters(z: Float64Array, cols: number, rows: number, t: number): number[][] {
+/** Clusters (4-connected) of tiles with z > t: members, largest first (also the double-quantisation map's). */
+export function clusters(z: Float64Array, cols: number, rows: number, t: number): number[][] {
   const seen = new Uint8Array(z.length);
   const out: number[][] = [];
   for (let i = 0; i < z.length; i++) {
