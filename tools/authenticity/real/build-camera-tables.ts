@@ -5,6 +5,7 @@ import { parseJpegStructure, type QuantTable } from '../../../engine/authenticit
 import { identifyTableFamily } from '../../../engine/authenticity/metadata/table-families.js';
 import { sourcePath } from './fetch-real.js';
 import { isHeldOut, loadSources, REAL_DIR } from './sources.js';
+import { samplingOf } from './jpeg-sampling.js';
 
 /**
  * `tsx tools/authenticity/real/build-camera-tables.ts` → tools/authenticity/attacks/camera-tables.json
@@ -33,18 +34,6 @@ export interface CameraTableEntry {
 }
 
 export const CAMERA_TABLES_FILE = path.resolve(REAL_DIR, '../attacks/camera-tables.json');
-
-function samplingOf(bytes: Buffer): [number, number] | null {
-  for (let p = 2; p + 9 < bytes.length; ) {
-    if (bytes[p] !== 0xff) return null;
-    const m = bytes[p + 1]!;
-    const len = bytes.readUInt16BE(p + 2);
-    if (m >= 0xc0 && m <= 0xc2) return bytes[p + 9] === 3 ? [bytes[p + 11]! >> 4, bytes[p + 11]! & 15] : null;
-    if (m === 0xda) return null;
-    p += 2 + len;
-  }
-  return null;
-}
 
 async function main(): Promise<void> {
   const byKey = new Map<string, CameraTableEntry>();
