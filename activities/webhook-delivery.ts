@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { TWebhookEnvelope } from '../domain/api-schemas.js';
 import { newId } from '../domain/ids.js';
 import { CaseDisposition, Project, Verification, WebhookDelivery } from '../db/entities/index.js';
@@ -6,6 +7,7 @@ import type { TReviewState } from '../domain/case-result.js';
 import { signingSecrets } from '../platform/webhook-secrets.js';
 import { assertPublicHost } from '../platform/url-guard.js';
 import { computeSignature } from '../sdk/webhook-verify.js';
+import { CASE_ROW_GRACE_MS } from './case-lifecycle.js';
 import type { ActivityDeps } from './deps.js';
 
 /** Spec (Events → Delivery): at most 3 attempts, short backoff, about 7 s end to end. */
@@ -14,6 +16,28 @@ export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 1800;
 export const WEBHOOK_BACKOFF_MS = [500, 1000];
 
 export type WebhookEvent = 'verification.completed' | 'verification.failed' | 'verification.reviewed';
+
+/**
+ * The api starts the review workflow inside the transaction that records the disposition (a start
+ * that fails records nothing), so this activity can run before that commit: seen in CI under load,
+ * where the second `verification.reviewed` of a Case was dropped as "no such disposition". Wait for
+ * the row as `confirmCaseRow` waits for a Case's; one that has not committed within the grace
+ * period (the transaction rolled back) ends the delivery.
+ */
+async function committedDisposition(deps: ActivityDeps, dispositionId: string, caseId: string) {
+  const firstScheduled = Context.current().info.scheduledTimestampMs;
+  const pollUntil = Date.now() + 10_000; // well inside the activity's 20 s start-to-close timeout
+  for (;;) {
+    const d = await deps.orm.em.fork().findOne(CaseDisposition, { id: dispositionId, verificationId: caseId });
+    if (d) return d;
+    if (Date.now() - firstScheduled > CASE_ROW_GRACE_MS) {
+      deps.log.warn({ caseId, dispositionId }, 'disposition row never committed; no verification.reviewed');
+      return null;
+    }
+    if (Date.now() > pollUntil) throw ApplicationFailure.retryable('disposition row not committed yet', 'disposition_pending');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 export function createWebhookActivities(deps: ActivityDeps) {
   return {
@@ -31,7 +55,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       // the time it is sent): its state and time, never the note.
       let reviewed: { customer_disposition: TReviewState; review: { state: TReviewState; at: string } } | null = null;
       if (event === 'verification.reviewed') {
-        const d = dispositionId ? await em.findOne(CaseDisposition, { id: dispositionId, verificationId: caseId }) : null;
+        const d = dispositionId ? await committedDisposition(deps, dispositionId, caseId) : null;
         if (!d) return { delivered: false, attempts: 0 };
         const state = d.state as TReviewState;
         reviewed = { customer_disposition: state, review: { state, at: d.createdAt.toISOString() } };

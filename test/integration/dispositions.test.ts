@@ -1,7 +1,11 @@
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../domain/ids.js';
+import { REVIEW_WORKFLOW_TYPE, reviewWorkflowId } from '../../domain/workflow-messages.js';
 import { verifyWebhook } from '../../sdk/webhook-verify.js';
 import { Browser, csrfOf, signIn, uniqueEmail, userIdOf } from '../dashboard-helpers.js';
 import { api, createVerification, sampleJpeg, sql, stack, submit, tokenOf, upload, waitFor, waitForStatus, webhookReceiver } from '../helpers.js';
+import { withTemporal } from '../temporal.js';
 
 /**
  * Customer dispositions through real HTTP, PostgreSQL, Temporal and the worker: recorded by a
@@ -94,6 +98,35 @@ describe('customer disposition', () => {
       await receiver.close();
     }
   }, 240_000);
+
+  // The api starts the review workflow inside the transaction that records the disposition; its
+  // delivery may run before that commit (CI, under load, lost the second event of the test above).
+  // Here the commit is held back 3 s on purpose: the event must still arrive, once.
+  it('delivers verification.reviewed when the disposition commits after its workflow started', async () => {
+    const receiver = await webhookReceiver(() => 204);
+    const client = new pg.Client({ connectionString: stack().databaseUrl });
+    await client.connect();
+    try {
+      expect((await json(owner, 'PUT', `/v1/projects/${projectA}/webhook`, { url: receiver.url })).status).toBe(200);
+      const id = await completedCase();
+      await waitFor(async () => receiver.received.length >= 1); // verification.completed
+      const dispositionId = newId('disposition');
+      await client.query('begin');
+      await client.query('insert into case_dispositions (id, verification_id, project_id, actor_user_id, state, note, created_at) values ($1, $2, $3, $4, $5, null, now())', [dispositionId, id, projectA, compliance.userId, 'customer_review_continues']);
+      await withTemporal((c) => c.workflow.start(REVIEW_WORKFLOW_TYPE, { workflowId: reviewWorkflowId(dispositionId), taskQueue: stack().env.TEMPORAL_TASK_QUEUE ?? 'cases', args: [{ caseId: id, dispositionId }] }));
+      await new Promise((r) => setTimeout(r, 3000));
+      await client.query('commit');
+      const reviewed = () => receiver.received.filter((h) => h.headers['x-service-event'] === 'verification.reviewed');
+      await waitFor(async () => reviewed().length >= 1, 60_000);
+      expect(JSON.parse(reviewed()[0]!.raw.toString('utf8'))).toMatchObject({ id, customer_disposition: 'customer_review_continues' });
+      const result = await withTemporal((c) => c.workflow.getHandle(reviewWorkflowId(dispositionId)).result());
+      expect(result).toMatchObject({ delivered: true });
+      expect(reviewed()).toHaveLength(1);
+    } finally {
+      await client.end();
+      await receiver.close();
+    }
+  }, 180_000);
 
   it('refuses a developer (403), a member of another org (404), a bad state (400), a missing CSRF token (403): nothing recorded', async () => {
     const id = await completedCase();
