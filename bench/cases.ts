@@ -70,6 +70,8 @@ interface Figures {
   peakRssMb: number;
   temporalRssMb: number;
   assessments: Record<string, number>;
+  /** Single Cases: each check's run time (check_results.duration_ms), median over the singles. */
+  checkMs: Record<string, number>;
 }
 
 const clk = 100; // USER_HZ on Linux
@@ -104,7 +106,7 @@ async function measure(backend: Backend): Promise<Figures> {
     const { api_key: key, project_id: projectId } = await json('POST', '/v1/signup', undefined, { name: 'bench cases' });
     await json('PUT', `/v1/projects/${projectId}/webhook`, key, { url: hookUrl });
 
-    const runCase = async (): Promise<{ submitToWebhookMs: number; captureMs: number; assessment: string }> => {
+    const runCase = async (): Promise<{ id: string; submitToWebhookMs: number; captureMs: number; assessment: string }> => {
       const { id: caseId, submitted, captureMs } = await captureGenuineCase({ base, key, db, applicant });
       const deadline = Date.now() + 300_000;
       while (!arrivals.has(caseId)) {
@@ -112,21 +114,29 @@ async function measure(backend: Backend): Promise<Figures> {
         await new Promise((r) => setTimeout(r, 20));
       }
       const done = await json('GET', `/v1/verifications/${caseId}`, key);
-      return { submitToWebhookMs: arrivals.get(caseId)! - submitted, captureMs, assessment: done.assessment };
+      return { id: caseId, submitToWebhookMs: arrivals.get(caseId)! - submitted, captureMs, assessment: done.assessment };
     };
 
     // Warm-up: models load per worker process, JIT, pools (one Case per worker).
     await Promise.all(workerPids.map(() => runCase()));
 
     const single: number[] = [];
+    const singleIds: string[] = [];
     const assessments: string[] = [];
     const cpu0 = workerCpu();
     for (let i = 0; i < singles; i++) {
       const r = await runCase();
       single.push(r.submitToWebhookMs);
+      singleIds.push(r.id);
       assessments.push(r.assessment);
     }
     const workerCpuSingle = (workerCpu() - cpu0) / singles;
+    // Where a single Case's time goes: the checks' own run times (the document, authenticity and
+    // liveness activities run side by side; face match and record match after them).
+    const durations = await db.query<{ check: string; ms: number }>('select "check", duration_ms as ms from check_results where verification_id = any($1)', [singleIds]);
+    const byCheck = new Map<string, number[]>();
+    for (const r of durations.rows) byCheck.set(r.check, [...(byCheck.get(r.check) ?? []), r.ms]);
+    const checkMs = Object.fromEntries([...byCheck].map(([c, ms]) => [c, summarize(ms).p50]));
 
     const cpu1 = workerCpu();
     const api1 = cpuSecondsOf(apiPid);
@@ -157,6 +167,7 @@ async function measure(backend: Backend): Promise<Figures> {
       peakRssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmHWM')), 0),
       temporalRssMb: memMb(temporalPid, 'VmHWM'),
       assessments: assessments.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {}),
+      checkMs,
     };
   } finally {
     await db.end();
@@ -198,4 +209,5 @@ const rows: [string, (f: Figures) => string][] = [
 const width = Math.max(...rows.map(([r]) => r.length));
 console.log(`${''.padEnd(width)}  ${results.map((f) => label[f.backend].padEnd(34)).join('  ')}`);
 for (const [name, cell] of rows) console.log(`${name.padEnd(width)}  ${results.map((f) => cell(f).padEnd(34)).join('  ')}`);
+for (const f of results) console.log(`${label[f.backend]}: single Case check run times p50 (ms): ${Object.entries(f.checkMs).sort((a, b) => b[1] - a[1]).map(([c, ms]) => `${c} ${Math.round(ms)}`).join(', ')}`);
 for (const line of skipped) console.log(line);
