@@ -1,6 +1,6 @@
 import type { LumaCoefficients } from '../image/jpeg-coefficients.js';
 import { ZIGZAG } from '../metadata/jpeg-structure.js';
-import { clusters } from './tile-maps.js';
+import { clusterBox, clusters } from './tile-maps.js';
 
 /**
  * Aligned double JPEG compression as a likelihood, with an estimated first quantisation step per
@@ -314,15 +314,7 @@ export function dqLikelihood(coef: LumaCoefficients | null, native: { left: numb
   const boxes = cl
     .filter((m) => m.length >= 2)
     .slice(0, 3)
-    .map((m) => {
-      let c0 = cols, c1 = 0, r0 = rows, r1 = 0, s = 0;
-      for (const t of m) {
-        const cc = t % cols, rr = (t / cols) | 0;
-        c0 = Math.min(c0, cc); c1 = Math.max(c1, cc); r0 = Math.min(r0, rr); r1 = Math.max(r1, rr);
-        s += tiles[t]!;
-      }
-      return { x: c0 * px, y: r0 * px, width: (c1 - c0 + 1) * px, height: (r1 - r0 + 1) * px, score: s / m.length, tiles: m.length };
-    });
+    .map((m) => clusterBox(m, cols, rows, px, tiles));
   const features = [
     ...global,
     1,

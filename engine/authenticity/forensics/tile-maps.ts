@@ -28,7 +28,7 @@ export interface TileBox {
   y: number;
   width: number;
   height: number;
-  /** Mean combined z of the cluster's tiles. */
+  /** Mean value of the cluster's tiles: combined z for the tile maps, log-likelihood ratio (nats) for the double-quantisation map. */
   score: number;
   tiles: number;
 }
@@ -93,6 +93,17 @@ function robust(values: Float64Array, usable: Uint8Array, floor: number): Float6
   const z = new Float64Array(values.length).fill(Number.NaN);
   for (let i = 0; i < values.length; i++) if (usable[i] && Number.isFinite(values[i]!)) z[i] = (values[i]! - m) / s;
   return z;
+}
+
+/** A cluster's bounding box in pixels (tiles of `tilePx`), with its tiles' mean value and count. */
+export function clusterBox(members: number[], cols: number, rows: number, tilePx: number, values: Float64Array): TileBox {
+  let c0 = cols, c1 = 0, r0 = rows, r1 = 0, s = 0;
+  for (const k of members) {
+    const c = k % cols, r = (k / cols) | 0;
+    c0 = Math.min(c0, c); c1 = Math.max(c1, c); r0 = Math.min(r0, r); r1 = Math.max(r1, r);
+    s += values[k]!;
+  }
+  return { x: c0 * tilePx, y: r0 * tilePx, width: (c1 - c0 + 1) * tilePx, height: (r1 - r0 + 1) * tilePx, score: s / members.length, tiles: members.length };
 }
 
 /** Clusters (4-connected) of tiles with z > t: members, largest first (also the double-quantisation map's). */
@@ -316,15 +327,7 @@ export function tileMaps(
   const boxes: TileBox[] = clusters(comb, cols, rows, 2.5)
     .slice(0, 3)
     .filter((m) => m.length >= 2)
-    .map((m) => {
-      let c0 = cols, c1 = 0, r0 = rows, r1 = 0, s = 0;
-      for (const k of m) {
-        const c = k % cols, r = (k / cols) | 0;
-        c0 = Math.min(c0, c); c1 = Math.max(c1, c); r0 = Math.min(r0, r); r1 = Math.max(r1, r);
-        s += comb[k]!;
-      }
-      return { x: c0 * TILE, y: r0 * TILE, width: (c1 - c0 + 1) * TILE, height: (r1 - r0 + 1) * TILE, score: s / m.length, tiles: m.length };
-    });
+    .map((m) => clusterBox(m, cols, rows, TILE, comb));
 
   const features = [
     usableCount / Math.max(1, n),
