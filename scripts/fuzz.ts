@@ -13,6 +13,7 @@
  * install -r .ci/requirements.txt).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,8 +88,18 @@ try {
   ];
   console.log(`fuzz: ${st} ${args.join(' ').replace(key!, '<API_KEY>')}`);
   exitCode = await new Promise<number>((resolve) => {
-    const child = spawn(st, args, { stdio: 'inherit' });
-    child.on('exit', (code) => resolve(code ?? 1));
+    // schemathesis frames its sections and its closing line like pytest (`=== 2 warnings in 10s ===`).
+    // CI log readers take such a line for pytest's verdict and read "no test ran"; the frames are
+    // dropped and the closing words kept behind a `schemathesis:` prefix.
+    const child = spawn(st, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const framed = /^=+ (.*) =+$/.exec(line);
+      if (framed) console.log(`schemathesis: ${framed[1]}`);
+      else if (/^=+$/.test(line)) console.log('');
+      else console.log(line);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
   });
   const unhandled = readFileSync(logFile, 'utf8').split('\n').filter((l) => /"unhandled error"|response did not match its schema/.test(l));
   console.log(`fuzz: seed ${seed}; schemathesis exit ${exitCode}; unhandled errors in the service log: ${unhandled.length}`);
