@@ -5,6 +5,7 @@ import { CheckResult, FlowVersion } from '../../db/entities/index.js';
 import { createAuthenticityEngine, type AuthenticityEngine } from '../../engine/authenticity/index.js';
 import { createDocumentEngine, type DocumentEngine } from '../../engine/document/index.js';
 import { createFaceEngine, type FaceEngine } from '../../engine/faces/index.js';
+import { startEngineThread } from '../../engine/engine-thread.js';
 import type { ActivityDeps } from '../deps.js';
 import { saveOutcome } from '../check-store.js';
 import { loadCaseInputs, type CaseInputs } from '../case-inputs.js';
@@ -12,6 +13,11 @@ import { storeDerived } from '../derived-uploads.js';
 import { withHeartbeat } from '../heartbeat.js';
 import { stampedProfile } from '../stamps.js';
 import { recordMatch, recordMatchSettingsOf, RECORD_MATCH_COMPONENT, type Collected } from './record-match.js';
+
+// The engines' async methods, forwarded to their threads (checked against the interfaces by the compiler).
+const DOCUMENT_ENGINE_METHODS = ['analyze', 'scanMrz', 'quickQuality'] as const satisfies readonly (keyof DocumentEngine)[];
+const FACE_ENGINE_METHODS = ['evaluateLiveness', 'matchFaces'] as const satisfies readonly (keyof FaceEngine)[];
+const AUTHENTICITY_ENGINE_METHODS = ['analyze'] as const satisfies readonly (keyof AuthenticityEngine)[];
 
 const RANK: Record<string, number> = { failed: 3, review: 2, passed: 1, not_applicable: 0, unavailable: 4 };
 
@@ -30,18 +36,24 @@ function applicantFor(inputs: CaseInputs) {
 /** The engines of a profile, from the worker's registry (one instance per engine and profile). */
 function engineSlots(deps: ActivityDeps) {
   // An unknown profile id fails the activity non-retryably (stampedProfile) before any engine is looked up.
+  // Each engine in a thread of its own (engine/engine-thread.ts: they would otherwise take turns on
+  // the event loop), unless ENGINE_THREADS=off.
+  const threads = deps.config.engineThreads;
   return {
     documentEngine: (profileId: string) => {
       const profile = stampedProfile(profileId);
-      return deps.engines.get<DocumentEngine>(`document:${profileId}`, () => createDocumentEngine(profile.document));
+      return deps.engines.get<DocumentEngine>(`document:${profileId}`, () =>
+        threads ? startEngineThread<DocumentEngine>('document', profileId, DOCUMENT_ENGINE_METHODS) : createDocumentEngine(profile.document));
     },
     faceEngine: (profileId: string) => {
       const profile = stampedProfile(profileId);
-      return deps.engines.get<FaceEngine>(`faces:${profileId}`, () => createFaceEngine(profile.faces));
+      return deps.engines.get<FaceEngine>(`faces:${profileId}`, () =>
+        threads ? startEngineThread<FaceEngine>('faces', profileId, FACE_ENGINE_METHODS) : createFaceEngine(profile.faces));
     },
     authenticityEngine: (profileId: string) => {
       const profile = stampedProfile(profileId);
-      return deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () => createAuthenticityEngine(profile.authenticity));
+      return deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () =>
+        threads ? startEngineThread<AuthenticityEngine>('authenticity', profileId, AUTHENTICITY_ENGINE_METHODS) : createAuthenticityEngine(profile.authenticity));
     },
   };
 }
