@@ -1,12 +1,12 @@
 /**
- * `npx tsx bench/engine-outputs.ts --out FILE [--cases 6 --documents 8]`
+ * `npx tsx bench/engine-outputs.ts --out FILE [--cases 2 --documents 8]`
  *
  * Proof that a speed change changed no answer: runs every engine of the current profile on fixed
  * real inputs and writes each outcome (run times removed) and a sha256 of each derived image to a
  * JSON file. Run it on the code before and after a change and compare the files (`cmp`): equal
  * files mean identical outputs. Inputs: bench:cases' genuine applicant (document, authenticity,
- * liveness, face match), the first `--cases` labelled liveness captures (real clips,
- * bench/liveness-labels.json) and the first `--documents` real document photos (../shared/documents-real)
+ * liveness, face match), the first `--cases` labelled liveness captures of each kind (real clips,
+ * bench/liveness-labels.json: genuine, replays, non-responses) and the first `--documents` real document photos (../shared/documents-real)
  * through the document and authenticity engines. Every input and `now` is fixed, so two runs of
  * the same code give the same file.
  */
@@ -26,7 +26,7 @@ import { modelsDir } from '../engine/assets.js';
 import { LABELLED_NOW, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { prepareGenuineApplicant } from './genuine-case.js';
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, cases: { type: 'string', default: '6' }, documents: { type: 'string', default: '8' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, cases: { type: 'string', default: '2' }, documents: { type: 'string', default: '8' } } });
 if (!values.out) throw new Error('--out FILE is required');
 const profile = engineProfile(CURRENT_ENGINE_PROFILE);
 const now = new Date('2026-11-25T06:00:00Z');
@@ -55,7 +55,9 @@ try {
   // Labelled real clips (genuine and attacks) through liveness.
   const models = await loadFaceModels(modelsDir(), profile.faces);
   const liveness: Record<string, unknown> = {};
-  for (const c of labelledCases().filter((x) => !x.file.startsWith('public/')).slice(0, Number(values.cases))) {
+  const byKind = new Map<string, number>();
+  const picked = labelledCases().filter((x) => !x.file.startsWith('public/') && (byKind.set(x.kind, (byKind.get(x.kind) ?? 0) + 1).get(x.kind)! <= Number(values.cases)));
+  for (const c of picked) {
     const cap = await labelledCapture(models, c, { light: true });
     liveness[c.id] = stable(await faces.evaluateLiveness({ frames: cap.frames, challenge: cap.challenge, now: new Date(LABELLED_NOW.getTime() + 30_000) }));
   }
