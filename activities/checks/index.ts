@@ -7,7 +7,7 @@ import { createDocumentEngine, type DocumentEngine } from '../../engine/document
 import { createFaceEngine, type FaceEngine } from '../../engine/faces/index.js';
 import { startEngineThread } from '../../engine/engine-thread.js';
 import type { ActivityDeps } from '../deps.js';
-import { saveOutcome } from '../check-store.js';
+import { saveOutcome, saveOutcomes } from '../check-store.js';
 import { loadCaseInputs, type CaseInputs } from '../case-inputs.js';
 import { storeDerived } from '../derived-uploads.js';
 import { withHeartbeat } from '../heartbeat.js';
@@ -84,10 +84,7 @@ export function createCheckActivities(deps: ActivityDeps) {
         if (!front || !v.declaredDocument) throw ApplicationFailure.create({ type: 'case_inputs_missing', message: 'no document image', nonRetryable: true });
         const slot = await documentEngine(v.engineProfile);
         if (!slot.ok) {
-          return [
-            await saveOutcome(e, caseId, unavailableOutcome('document_ocr', 'document-engine', slot.reason)),
-            await saveOutcome(e, caseId, unavailableOutcome('template_match', 'document-engine', slot.reason)),
-          ];
+          return saveOutcomes(e, caseId, [unavailableOutcome('document_ocr', 'document-engine', slot.reason), unavailableOutcome('template_match', 'document-engine', slot.reason)]);
         }
         const back = inputs.first('document_back');
         const r = await slot.engine.analyze({
@@ -101,7 +98,7 @@ export function createCheckActivities(deps: ActivityDeps) {
         if (r.normalized) await storeDerived(e, deps.blobs, caseId, 'document_normalized', r.normalized, r.portrait ? { portrait: r.portrait } : null);
         // Record match reads the collected identity data from here.
         const ocr: TCheckOutcome = { ...r.ocr, evidence: { ...r.ocr.evidence, extracted: r.extracted, tier: r.tier } };
-        return [await saveOutcome(e, caseId, ocr), await saveOutcome(e, caseId, r.template)];
+        return saveOutcomes(e, caseId, [ocr, r.template]);
       });
     },
 
