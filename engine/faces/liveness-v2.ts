@@ -5,6 +5,7 @@ import { analyseFrame, type FaceObservation } from './frame-analysis.js';
 import { median, quantile } from './geometry.js';
 import { scoreIllumination } from './illumination.js';
 import { decodeImage, type RgbImage } from './image.js';
+import { captureSourceSignal } from './injection.js';
 import type { LivenessInput } from './liveness.js';
 import type { FaceModels } from './models-bundle.js';
 import { noseParallax } from './parallax.js';
@@ -387,6 +388,13 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     threshold: settings.illumination.minCorrelation,
     detail: { frames: illum.frames, lag_frames: illum.lagFrames, claimed_colour_mismatch: round(illum.claimedMismatch), set_aside: Boolean(input.options?.withoutIllumination) },
   });
+
+  // v4: what the page reported about its camera (virtual-camera label, repeated frames). Client
+  // facts: one signal among the others, never a decision alone; not reported → not measured.
+  if (a.injection) {
+    const cs = captureSourceSignal(input.frames.map((f) => f.meta), a.injection);
+    signals.push({ name: 'capture_source', dissent: cs.dissent, value: cs.value, threshold: a.injection.maxDuplicateShare, detail: cs.detail });
+  }
 
   // --- Fusion: none decides alone ---
   const measured = signals.filter((x) => x.dissent !== null);

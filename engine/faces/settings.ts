@@ -62,6 +62,24 @@ export const ZLivenessV2Settings = z.object({
     minSkinToneFraction: z.number().min(0).max(1).optional(),
     /** v3: frames spread over the capture on which the skin-tone gamut is measured (median). */
     skinToneFrames: z.number().int().min(1).optional(),
+    /**
+     * v4 (faces-2026.11.4): injection / virtual-camera evidence from the hosted page's camera facts
+     * (`injection.ts`, signal `capture_source`). Absent: signal not computed.
+     */
+    injection: z
+      .object({
+        /** Device-label families of camera software that can feed any picture (case-insensitive regular expressions). */
+        virtualLabels: z.record(z.string(), z.string().min(1)),
+        /** Browsers' own test devices (the fake camera of a headless test run). */
+        browserFakeLabels: z.record(z.string(), z.string().min(1)),
+        /** Capability names that only a camera with a sensor behind it exposes (reported, not judged). */
+        sensorControls: z.array(z.string().min(1)),
+        /** Repeated camera frames: dissent at this share of the new frames... */
+        maxDuplicateShare: z.number().min(0).max(1),
+        /** ...and at least this many (one or two can be a browser glitch). */
+        minDuplicates: z.number().int().min(1),
+      })
+      .optional(),
   }),
 });
 export type LivenessV2Settings = z.infer<typeof ZLivenessV2Settings>;
@@ -247,5 +265,56 @@ export const FACE_SETTINGS_V3: FaceEngineSettings = {
   },
 };
 
+/**
+ * Settings v4 (`faces-2026.11.4`, issue 14): v3 plus injection / virtual-camera evidence
+ * (`capture_source`): the hosted page reports its camera track's label, settings, capabilities and
+ * device counts, and per uploaded frame the camera frames it was handed since the previous one
+ * (how many, how many repeated the one before pixel for pixel, their intervals). A virtual-camera
+ * label or repeated frames is one dissent in the fusion (review on its own, never a fail alone).
+ * Frame timing and sensor controls are reported in the evidence but not judged: there is no real
+ * webcam here to measure their genuine range on (README "Liveness v4").
+ */
+export const FACE_SETTINGS_V4: FaceEngineSettings = {
+  ...FACE_SETTINGS_V3,
+  version: 'faces-2026.11.4',
+  v2: {
+    ...FACE_SETTINGS_V3.v2!,
+    attack: {
+      ...FACE_SETTINGS_V3.v2!.attack,
+      injection: {
+        // Names as these programs register their camera (their documentation and user reports);
+        // a generic "virtual" catches the rest (Elgato, AV virtual cameras).
+        virtualLabels: {
+          obs: 'obs[ -]?(virtual[ -]?)?cam',
+          manycam: 'manycam',
+          xsplit: 'xsplit',
+          snap_camera: 'snap ?camera',
+          camtwist: 'camtwist',
+          e2esoft_vcam: 'e2esoft|\\bvcam\\b',
+          splitcam: 'splitcam',
+          v4l2loopback: 'dummy video device|v4l2 ?loopback|loopback video',
+          unity_capture: 'unity video capture',
+          ndi: '\\bndi\\b|newtek',
+          vmix: 'vmix',
+          webcamoid: 'webcamoid|akvcam|ak ?virtual ?camera',
+          altercam: 'altercam',
+          youcam: 'youcam',
+          avatarify: 'avatarify',
+          mmhmm: 'mmhmm',
+          streamlabs: 'streamlabs',
+          deepfacelive: 'deepface',
+          generic_virtual: '\\bvirtual\\b',
+        },
+        browserFakeLabels: { chromium_fake: 'fake_device|fake video|fake_file' },
+        sensorControls: ['exposureMode', 'exposureTime', 'exposureCompensation', 'whiteBalanceMode', 'colorTemperature', 'focusMode', 'focusDistance', 'iso'],
+        // A sensor's noise makes every frame differ: one repeat in ten new frames is a renderer
+        // falling behind its own output rate (a 27-fps swap in a 30-fps virtual camera), not a camera.
+        maxDuplicateShare: 0.1,
+        minDuplicates: 5,
+      },
+    },
+  },
+};
+
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */
-export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V3;
+export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V4;
