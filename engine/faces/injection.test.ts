@@ -14,6 +14,7 @@ describe('capture_source (injection evidence)', () => {
     expect(labelClass('ManyCam Virtual Webcam', s)).toEqual({ cls: 'virtual', family: 'manycam' });
     expect(labelClass('Dummy video device (0x0000)', s)).toEqual({ cls: 'virtual', family: 'v4l2loopback' });
     expect(labelClass('fake_device_0', s)).toEqual({ cls: 'browser_fake', family: 'chromium_fake' });
+    expect(labelClass('/tmp/swap.y4m', s)).toEqual({ cls: 'browser_fake', family: 'chromium_file' });
     expect(labelClass('HD Webcam C615 (046d:082c)', s).cls).toBe('usb');
     expect(labelClass('FaceTime HD Camera', s).cls).toBe('other');
     expect(labelClass('camera2 1, facing front', s).cls).toBe('other');

@@ -373,6 +373,22 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   for (const f of idFrames) emb.push(await models.recognizer.embed(f.img, f.face.fivePoints));
   let minSim = 1;
   for (let i = 0; i < emb.length; i++) for (let j = i + 1; j < emb.length; j++) minSim = Math.min(minSim, cosineSimilarity(emb[i]!, emb[j]!));
+  // v4: the person at each turn's peak is the person looking straight (a swap's face model fails
+  // or snaps back to its driver towards profile). Best match over the frontal embeddings.
+  if (a.minTurnIdentitySimilarity !== undefined) {
+    const perTurn: { step: string; yaw: number | null; similarity: number | null }[] = [];
+    for (const m of turns) {
+      const ev = moves.find((e) => e.startMs === m.at_ms && e.step === m.step)!;
+      const peak = frames[ev.peakIndex]!;
+      const e = await models.recognizer.embed(peak.img, peak.face.fivePoints);
+      const best = emb.length ? Math.max(...emb.map((r) => cosineSimilarity(e, r))) : Number.NaN;
+      perTurn.push({ step: m.step, yaw: round(peak.face.pose.yaw - neutral.yaw, 1), similarity: round(best) });
+    }
+    const vals = perTurn.map((t) => t.similarity).filter((x): x is number => x !== null);
+    const minTurn = vals.length ? Math.min(...vals) : null;
+    signals.push({ name: 'turn_identity', dissent: minTurn === null ? null : minTurn < a.minTurnIdentitySimilarity, value: minTurn, threshold: a.minTurnIdentitySimilarity, detail: { turns: perTurn } });
+  }
+
   signals.push({ name: 'identity_drift', dissent: emb.length >= 2 ? minSim < a.minIdentitySimilarity : null, value: emb.length >= 2 ? round(minSim) : null, threshold: a.minIdentitySimilarity, detail: { frames: emb.length } });
 
   const illum = scoreIllumination(

@@ -63,6 +63,11 @@ export const ZLivenessV2Settings = z.object({
     /** v3: frames spread over the capture on which the skin-tone gamut is measured (median). */
     skinToneFrames: z.number().int().min(1).optional(),
     /**
+     * v4: the face at each done turn's peak against the straight-looking frames (best cosine): a
+     * real-time swap drifts or snaps back to its driver in profile. Dissents below this. Absent: not computed.
+     */
+    minTurnIdentitySimilarity: z.number().min(-1).max(1).optional(),
+    /**
      * v4 (faces-2026.11.4): injection / virtual-camera evidence from the hosted page's camera facts
      * (`injection.ts`, signal `capture_source`). Absent: signal not computed.
      */
@@ -305,7 +310,9 @@ export const FACE_SETTINGS_V4: FaceEngineSettings = {
           deepfacelive: 'deepface',
           generic_virtual: '\\bvirtual\\b',
         },
-        browserFakeLabels: { chromium_fake: 'fake_device|fake video|fake_file' },
+        // Chromium's fake camera is named fake_device_N, or after the file it plays
+        // (--use-file-for-fake-video-capture: a ready-made way to inject any video).
+        browserFakeLabels: { chromium_fake: 'fake_device|fake video', chromium_file: '\\.(y4m|mjpe?g)\\s*$' },
         sensorControls: ['exposureMode', 'exposureTime', 'exposureCompensation', 'whiteBalanceMode', 'colorTemperature', 'focusMode', 'focusDistance', 'iso'],
         // A sensor's noise makes every frame differ: one repeat in ten new frames is a renderer
         // falling behind its own output rate (a 27-fps swap in a 30-fps virtual camera), not a camera.
