@@ -13,6 +13,8 @@ describe('capture_source (injection evidence)', () => {
     expect(labelClass('OBS-Camera', s).cls).toBe('virtual');
     expect(labelClass('ManyCam Virtual Webcam', s)).toEqual({ cls: 'virtual', family: 'manycam' });
     expect(labelClass('Dummy video device (0x0000)', s)).toEqual({ cls: 'virtual', family: 'v4l2loopback' });
+    expect(labelClass('Cam Link 4K (0fd9:0066)', s)).toEqual({ cls: 'virtual', family: 'capture_card' });
+    expect(labelClass('Logitech StreamCam (046d:0893)', s).cls).toBe('usb');
     expect(labelClass('fake_device_0', s)).toEqual({ cls: 'browser_fake', family: 'chromium_fake' });
     expect(labelClass('/tmp/swap.y4m', s)).toEqual({ cls: 'browser_fake', family: 'chromium_file' });
     expect(labelClass('HD Webcam C615 (046d:082c)', s).cls).toBe('usb');

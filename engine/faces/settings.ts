@@ -73,7 +73,7 @@ export const ZLivenessV2Settings = z.object({
      */
     injection: z
       .object({
-        /** Device-label families of camera software that can feed any picture (case-insensitive regular expressions). */
+        /** Device-label families of camera software (or capture hardware) that can feed any picture (case-insensitive regular expressions). */
         virtualLabels: z.record(z.string(), z.string().min(1)),
         /** Browsers' own test devices (the fake camera of a headless test run). */
         browserFakeLabels: z.record(z.string(), z.string().min(1)),
@@ -316,6 +316,8 @@ export const FACE_SETTINGS_V4: FaceEngineSettings = {
           streamlabs: 'streamlabs',
           deepfacelive: 'deepface',
           generic_virtual: '\\bvirtual\\b',
+          // HDMI capture devices: hardware that hands the browser whatever a computer renders.
+          capture_card: 'cam ?link|avermedia|live gamer|magewell|hdmi|capture card',
         },
         // Chromium's fake camera is named fake_device_N, or after the file it plays
         // (--use-file-for-fake-video-capture: a ready-made way to inject any video).
