@@ -25,7 +25,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { issueChallenge } from '../domain/liveness.js';
+import { issueChallenge, type TLivenessStep } from '../domain/liveness.js';
 import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
@@ -62,6 +62,8 @@ interface Result {
    * streaming route (OBS Studio's window capture → OBS Virtual Camera): the device label only. Simulated.
    */
   facts?: boolean;
+  /** Attack set only: a pass whose challenge asks for the turns the engine itself found in the clip (turn_identity's measure). */
+  turns?: boolean;
   id: string;
   kind: string;
   held_out: boolean;
@@ -110,6 +112,24 @@ for (const { c, set: caseSet, seed } of all) {
       steps: ev.challenge?.steps ?? [], events, dissenting: ev.attack?.dissenting ?? [],
       blinks: { labelled: c.blinks_s.length, found }, wall_ms: Math.round(wall), cpu_ms: Math.round((cpu.user + cpu.system) / 1000), evidence: r.outcome.evidence,
     });
+  }
+  // Attack set: the clips follow no challenge, so no turn is ever asked and turn_identity is never
+  // measured. Ask again for the turns the engine itself found (first turn each way after the
+  // straight look, from the colourless pass's events), without colour. Nothing chosen by eye.
+  if (caseSet === 'attacks' && settings.v2?.attack.minTurnIdentitySimilarity !== undefined) {
+    const first = results.find((r) => r.id === c.id && !r.colour && !r.injected)!;
+    const found: { step: TLivenessStep; motion_s: [number, number] }[] = [];
+    for (const e of first.events) {
+      if ((e.step !== 'turn_left' && e.step !== 'turn_right') || e.start_ms < c.neutral_s * 1000 + 500 || found.some((f) => f.step === e.step)) continue;
+      found.push({ step: e.step, motion_s: [e.start_ms / 1000, e.end_ms / 1000] });
+    }
+    if (found.length) {
+      const tc = { ...c, steps: found };
+      const { frames: capture, challenge: ch } = await labelledCapture(models, tc, { light: false, seed });
+      const r = await evaluateLiveness(models, settings, { frames: capture, challenge: ch, now: new Date(NOW.getTime() + 30_000), options: { withoutIllumination: true } });
+      const ev = r.outcome.evidence as { challenge?: { steps: { step: string; done: boolean }[] }; attack?: { dissenting: string[] } };
+      results.push({ set: caseSet, turns: true, id: c.id, kind: c.kind, held_out: c.held_out, colour: false, status: r.outcome.status, reasons: r.outcome.reasons, steps: ev.challenge?.steps ?? [], events: [], dissenting: ev.attack?.dissenting ?? [], blinks: { labelled: 0, found: 0 }, wall_ms: 0, cpu_ms: 0, evidence: r.outcome.evidence });
+    }
   }
 }
 
@@ -163,7 +183,7 @@ function report(title: string, rs: Result[]) {
 console.log(`# liveness bench (settings ${settings.version}), ${new Date().toISOString()}`);
 report('Real clips, tuning set', results.filter((r) => r.set === 'labels' && !r.held_out));
 report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.set === 'labels' && r.held_out));
-report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected));
+report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected && !r.turns));
 {
   // The same deepfakes fed by a virtual camera: no screen light reaches them (the colour signal's case).
   const sig = (r: Result) => (r.evidence as { attack?: { signals: { name: string; dissent: boolean | null }[] } }).attack?.signals ?? [];
@@ -177,6 +197,21 @@ report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the r
     console.log(`APCER deepfake (passed): ${inj.filter((r) => r.status === 'passed').length}/${inj.length}; review ${inj.filter((r) => r.status === 'review').length}, failed ${inj.filter((r) => r.status === 'failed').length}`);
     const by = (nm: string) => inj.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length;
     console.log(`  dissents: screen_colour ${by('screen_colour')}/${inj.length}, capture_source ${by('capture_source')}/${inj.length}, turn_identity ${by('turn_identity')}/${inj.length}; stopped by the attack signals alone: failed ${inj.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length}/${inj.length}, at least review ${inj.filter((r) => sig(r).some((x) => x.dissent)).length}/${inj.length}`);
+  }
+}
+
+{
+  // turn_identity on the attack set: the turns each clip happens to contain, asked for afterwards.
+  const tp = results.filter((r) => r.turns);
+  if (tp.length) {
+    const ti = (r: Result) => ((r.evidence as { attack?: { signals: { name: string; dissent: boolean | null; value: number | null }[] } }).attack?.signals ?? []).find((x) => x.name === 'turn_identity');
+    console.log('\n### turn_identity on the attack set: the turns the engine found in each clip, asked for in a second challenge (without colour)');
+    for (const kind of ['deepfake', 'genuine']) {
+      const k = tp.filter((r) => r.kind === kind);
+      const measured = k.filter((r) => ti(r)?.dissent !== null && ti(r) !== undefined);
+      const vals = measured.map((r) => ti(r)!.value!).sort((a, b) => a - b);
+      console.log(`  ${kind === 'deepfake' ? 'deepfakes' : 'their drivers'}: a turn found in ${k.length}/22, measured (turn done in its slot) ${measured.length}, dissent ${measured.filter((r) => ti(r)!.dissent).length}; values ${vals.map((v) => v.toFixed(2)).join(' ')}`);
+    }
   }
 }
 
