@@ -20,7 +20,8 @@
  * Then the v3 image signals' false alarms on real still faces (LFW photos of tuning identities),
  * then synthetic attacks.
  *
- * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only.
+ * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only;
+ * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -30,7 +31,7 @@ import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
 import { attackSetCases, clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
@@ -38,7 +39,8 @@ import { screenFrame, skinToneFraction } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
-const settings = CURRENT_FACE_SETTINGS;
+// `--turn-identity`: the rejected v4 swap-consistency signal, for its figures (README "Liveness v4").
+const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : CURRENT_FACE_SETTINGS;
 const NOW = new Date('2026-11-21T12:00:00Z');
 const FPS = 10;
 const argv = process.argv.slice(2);

@@ -3,7 +3,7 @@ import { ZCheckOutcome } from '../../domain/checks.js';
 import { modelsDir } from '../assets.js';
 import { evaluateLiveness } from './liveness.js';
 import { loadFaceModels, type FaceModels } from './models-bundle.js';
-import { FACE_SETTINGS_V4 } from './settings.js';
+import { FACE_SETTINGS_V4, TURN_IDENTITY_EXPERIMENT } from './settings.js';
 import { LABELLED_NOW, labelledCapture, labelledCases } from '../../tools/faces/testing/labelled.js';
 
 const settings = FACE_SETTINGS_V4;
@@ -21,7 +21,7 @@ type Attack = { dissenting: string[]; signals: Signal[] };
 const now = new Date(LABELLED_NOW.getTime() + 30_000);
 
 describe('liveness v4 on real clips (tuning split)', () => {
-  it('a genuine capture with turns: the turned face is the straight face; no camera facts → capture_source not measured; passes', async () => {
+  it('a genuine capture with turns: no camera facts → capture_source not measured; passes', async () => {
     const c = caseOf('g_krzysiek_turns');
     expect(c.held_out).toBe(false);
     const { frames, challenge } = await labelledCapture(models, c, { light: true });
@@ -29,9 +29,8 @@ describe('liveness v4 on real clips (tuning split)', () => {
     ZCheckOutcome.parse(r.outcome);
     expect(r.outcome.status, JSON.stringify(r.outcome.evidence)).toBe('passed');
     const attack = (r.outcome.evidence as { attack: Attack }).attack;
-    const turn = attack.signals.find((s) => s.name === 'turn_identity')!;
-    expect(turn.dissent).toBe(false);
-    expect(turn.value!).toBeGreaterThan(0.6);
+    // turn_identity was measured and left out of v4 (README "Liveness v4").
+    expect(attack.signals.find((s) => s.name === 'turn_identity')).toBeUndefined();
     expect(attack.signals.find((s) => s.name === 'capture_source')).toMatchObject({ dissent: null, detail: { reported: false } });
 
     // The same frames reported as coming from a virtual camera: one dissent → review, never a fail on its own.
@@ -43,7 +42,7 @@ describe('liveness v4 on real clips (tuning split)', () => {
     expect((v.outcome.evidence as { attack: Attack }).attack.dissenting).toEqual(['capture_source']);
   });
 
-  it('a face that changes identity in its turn (another real person turning, spliced into the slot) is a turn_identity dissent', async () => {
+  it('the rejected turn_identity experiment still measures what it claims: another real person spliced into the turn slot dissents', async () => {
     const k = await labelledCapture(models, caseOf('g_krzysiek_turns'), { light: false });
     const s = await labelledCapture(models, caseOf('g_shenasa_turns'), { light: false });
     const slotOf = (ch: typeof k.challenge) => ch.slots!.find((x) => x.step === 'turn_left')!;
@@ -55,10 +54,10 @@ describe('liveness v4 on real clips (tuning split)', () => {
       const other = s.frames.reduce((p, q) => (Math.abs(q.meta.timestamp_ms - at) < Math.abs(p.meta.timestamp_ms - at) ? q : p));
       return { ...f, image: other.image };
     });
-    const r = await evaluateLiveness(models, settings, { frames: spliced, challenge: k.challenge, now, options: { withoutIllumination: true } });
+    const r = await evaluateLiveness(models, TURN_IDENTITY_EXPERIMENT, { frames: spliced, challenge: k.challenge, now, options: { withoutIllumination: true } });
     const turn = (r.outcome.evidence as { attack: Attack }).attack.signals.find((x) => x.name === 'turn_identity')!;
     expect(turn.dissent, JSON.stringify(turn)).toBe(true);
-    expect(turn.value!).toBeLessThan(settings.v2!.attack.minTurnIdentitySimilarity!);
+    expect(turn.value!).toBeLessThan(TURN_IDENTITY_EXPERIMENT.v2!.attack.minTurnIdentitySimilarity!);
     expect(r.outcome.status).not.toBe('passed');
   });
 });
