@@ -198,7 +198,8 @@ report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the r
     console.log(`\n### deepfakes injected by a virtual camera (no screen light), with the screen-colour signal; ${what}`);
     console.log(`APCER deepfake (passed): ${inj.filter((r) => r.status === 'passed').length}/${inj.length}; review ${inj.filter((r) => r.status === 'review').length}, failed ${inj.filter((r) => r.status === 'failed').length}`);
     const by = (nm: string) => inj.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length;
-    console.log(`  dissents: screen_colour ${by('screen_colour')}/${inj.length}, capture_source ${by('capture_source')}/${inj.length}, turn_identity ${by('turn_identity')}/${inj.length}; stopped by the attack signals alone: failed ${inj.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length}/${inj.length}, at least review ${inj.filter((r) => sig(r).some((x) => x.dissent)).length}/${inj.length}`);
+    const shown = ['screen_colour', 'capture_source', 'turn_identity'].filter((nm) => inj.some((r) => sig(r).some((x) => x.name === nm)));
+    console.log(`  dissents: ${shown.map((nm) => `${nm} ${by(nm)}/${inj.length}`).join(', ')}; stopped by the attack signals alone: failed ${inj.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length}/${inj.length}, at least review ${inj.filter((r) => sig(r).some((x) => x.dissent)).length}/${inj.length}`);
   }
 }
 
