@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, videosDir } from '../../engine/assets.js';
 import { documentImageForTests } from '../fixtures.js';
-import { createVerification, signup, sql, waitForStatus } from '../helpers.js';
+import { axeViolations, createApiKey, isSerious, launchChromium, signInAsNewOwner, type SignedIn } from '../browser.js';
+import { createVerification, sql, stack, waitForStatus } from '../helpers.js';
 
 /**
  * Injection evidence end to end (faces v4 `capture_source`): the real hosted page in Chromium
@@ -24,14 +25,22 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.join(REPO_ROOT, '.data', 'screenshots');
 let dir: string;
 let key: string;
+// A reviewer's dashboard session on the same project, to look at the evidence as a reviewer sees it.
+let dashboard: Browser;
+let owner: SignedIn;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'ivs-inject-'));
   mkdirSync(SHOTS, { recursive: true });
-  ({ key } = await signup('e2e-injection'));
-}, 60_000);
+  dashboard = await launchChromium();
+  owner = await signInAsNewOwner(dashboard, stack().apiUrl, `inject-${Date.now()}@example.com`);
+  key = await createApiKey(owner, stack().apiUrl);
+}, 120_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await dashboard?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function camera(name: string, fps: string): string {
   const y4m = path.join(dir, `${name}.y4m`);
@@ -41,7 +50,7 @@ function camera(name: string, fps: string): string {
 
 interface Signal { name: string; dissent: boolean | null; value: number | null; detail: Record<string, unknown> }
 
-async function captureWith(y4m: string, shot: string): Promise<{ signal: Signal; status: string; firstMeta: Record<string, unknown> }> {
+async function captureWith(y4m: string, shot: string): Promise<{ signal: Signal; status: string; firstMeta: Record<string, unknown>; caseId: string }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -70,7 +79,7 @@ async function captureWith(y4m: string, shot: string): Promise<{ signal: Signal;
     const metas = await sql<{ meta: Record<string, unknown> }>("select meta from uploads where verification_id = $1 and kind = 'liveness_frame' and meta ? 'source'", [v.id]);
     expect(metas).toHaveLength(1);
     console.log(`capture_source ${shot}: status ${liveness.status as string}, ${JSON.stringify(signal)}`);
-    return { signal, status: liveness.status as string, firstMeta: metas[0]!.meta };
+    return { signal, status: liveness.status as string, firstMeta: metas[0]!.meta, caseId: v.id as string };
   } finally {
     await browser.close();
   }
@@ -98,10 +107,19 @@ describe('injection evidence from the hosted page (real Chromium, real worker)',
   }, 300_000);
 
   it('a swap rendering at half the camera rate: half the camera frames are repeats, and the signal says so', async () => {
-    const { signal } = await captureWith(camera('swap', 'fps=15,fps=30'), 'hosted-injection-swap.png');
+    const { signal, caseId } = await captureWith(camera('swap', 'fps=15,fps=30'), 'hosted-injection-swap.png');
     expect(signal.detail.camera_frames as number).toBeGreaterThan(150);
     expect(signal.value!).toBeGreaterThan(0.35);
     expect(signal.detail.findings).toEqual(['label_browser_fake', 'duplicate_frames']);
     expect(signal.dissent).toBe(true);
+
+    // The reviewer's Case page shows the signal with what made it dissent.
+    await owner.page.goto(`${stack().apiUrl}/dashboard/projects/${owner.projectId}/verifications/${caseId}`);
+    const row = owner.page.locator('table.evidence tr', { hasText: 'capture_source' }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.scrollIntoViewIfNeeded();
+    expect(await row.textContent()).toContain('duplicate_frames');
+    const violations = await axeViolations(owner.page, path.join(SHOTS, 'dashboard-case-capture-source.png'));
+    expect(violations.filter(isSerious)).toEqual([]);
   }, 300_000);
 });
