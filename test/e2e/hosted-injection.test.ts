@@ -50,7 +50,7 @@ function camera(name: string, fps: string): string {
 
 interface Signal { name: string; dissent: boolean | null; value: number | null; detail: Record<string, unknown> }
 
-async function captureWith(y4m: string, shot: string): Promise<{ signal: Signal; status: string; firstMeta: Record<string, unknown>; caseId: string }> {
+async function captureWith(y4m: string, shot: string): Promise<{ signal: Signal; status: string; reasons: string[]; dissenting: string[]; firstMeta: Record<string, unknown>; caseId: string }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -78,8 +78,8 @@ async function captureWith(y4m: string, shot: string): Promise<{ signal: Signal;
     // What the page sent with its frames, as stored (the raw facts stay in the upload, erased with the Case).
     const metas = await sql<{ meta: Record<string, unknown> }>("select meta from uploads where verification_id = $1 and kind = 'liveness_frame' and meta ? 'source'", [v.id]);
     expect(metas).toHaveLength(1);
-    console.log(`capture_source ${shot}: status ${liveness.status as string}, ${JSON.stringify(signal)}`);
-    return { signal, status: liveness.status as string, firstMeta: metas[0]!.meta, caseId: v.id as string };
+    console.log(`capture_source ${shot}: status ${liveness.status as string} [${(liveness.reasons as string[]).join(',')}] dissenting [${(liveness.evidence.attack.dissenting as string[]).join(',')}], ${JSON.stringify(signal)}`);
+    return { signal, status: liveness.status as string, reasons: liveness.reasons as string[], dissenting: liveness.evidence.attack.dissenting as string[], firstMeta: metas[0]!.meta, caseId: v.id as string };
   } finally {
     await browser.close();
   }
@@ -107,11 +107,14 @@ describe('injection evidence from the hosted page (real Chromium, real worker)',
   }, 300_000);
 
   it('a swap rendering at half the camera rate: half the camera frames are repeats, and the signal says so', async () => {
-    const { signal, caseId } = await captureWith(camera('swap', 'fps=15,fps=30'), 'hosted-injection-swap.png');
+    const { signal, caseId, reasons, dissenting } = await captureWith(camera('swap', 'fps=15,fps=30'), 'hosted-injection-swap.png');
     expect(signal.detail.camera_frames as number).toBeGreaterThan(150);
     expect(signal.value!).toBeGreaterThan(0.35);
     expect(signal.detail.findings).toEqual(['label_browser_fake', 'duplicate_frames']);
     expect(signal.dissent).toBe(true);
+    // An injected video cannot follow the page's colours either: two independent dissents, failed by the signals alone.
+    expect(dissenting).toEqual(expect.arrayContaining(['capture_source', 'screen_colour']));
+    expect(reasons).toContain('presentation_attack_suspected');
 
     // The reviewer's Case page shows the signal with what made it dissent.
     await owner.page.goto(`${stack().apiUrl}/dashboard/projects/${owner.projectId}/verifications/${caseId}`);
