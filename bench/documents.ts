@@ -12,7 +12,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, type DocumentType } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, type DocumentType } from '../engine/document/index.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
@@ -24,12 +24,12 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen).
 const SETTINGS = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3,
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4,
   // Experiment, not a released settings version: 2.1 plus per-band deskew.
   'v3-deskew': { ...DOCUMENT_SETTINGS_V3, version: 'document-engine@2.1.0+deskew (experiment)', scan: { ...DOCUMENT_SETTINGS_V3.scan!, retry: { ...DOCUMENT_SETTINGS_V3.scan!.retry!, deskew: true } } },
 } as const;
 const realSettings = SETTINGS[opt('settings', 'v3') as keyof typeof SETTINGS];
-if (!realSettings) throw new Error('--settings must be v2, v3 or v3-deskew');
+if (!realSettings) throw new Error('--settings must be v2, v3, v4 or v3-deskew');
 if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
   const realRows: RealRow[] = [];

@@ -54,6 +54,8 @@ export interface ScanOptions {
    * across that band's reads. Absent: 2.0 behaviour.
    */
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
+  /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
+  tilt?: boolean;
 }
 
 /**
@@ -354,7 +356,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt });
   const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
@@ -498,7 +500,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   if (!best || !(best as { r: Interpreted }).r.valid) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done] });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
