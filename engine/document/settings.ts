@@ -64,6 +64,8 @@ export const ZDocumentEngineSettings = z.object({
      */
     /** 2.2: search again at the angle of stacks of long lines tilted off the frame's text angle (perspective, a second page). */
     tilt: z.boolean().optional(),
+    /** 2.2: the 180° read turns the band's own crop (2.0/2.1 cut the mirrored region of the frame). */
+    exactFlip: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -122,7 +124,7 @@ export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V3,
   version: 'document-engine@2.2.0',
-  scan: { ...DOCUMENT_SETTINGS_V3.scan!, tilt: true },
+  scan: { ...DOCUMENT_SETTINGS_V3.scan!, tilt: true, exactFlip: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

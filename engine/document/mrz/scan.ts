@@ -56,6 +56,8 @@ export interface ScanOptions {
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
   /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
   tilt?: boolean;
+  /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
+  exactFlip?: boolean;
 }
 
 /**
@@ -169,7 +171,7 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -201,7 +203,13 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const x0 = Math.max(0, Math.round((info.width - width) / 2)), w2 = Math.min(info.width - x0, width);
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).extract({ left: x0, top: y0, width: w2, height: h2 });
     }
-    if (flipped) s = s.rotate(180);
+    if (flipped && exactFlip) {
+      // 2.2: sharp applies a rotation before an extract in the same pipeline, so `extract().rotate(180)`
+      // turned the whole image and cut the mirrored region: every 2.0/2.1 read "turned 180°" read
+      // another part of the frame (kept there for stamped Cases). Cut first, then turn.
+      const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
+    } else if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
@@ -357,7 +365,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
   let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew);
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const tess = async (png: Buffer) => {
