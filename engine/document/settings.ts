@@ -66,6 +66,11 @@ export const ZDocumentEngineSettings = z.object({
     tilt: z.boolean().optional(),
     /** 2.2: the 180° read turns the band's own crop (2.0/2.1 cut the mirrored region of the frame). */
     exactFlip: z.boolean().optional(),
+    /**
+     * 2.2: wall-clock ms of the scan after which no optional read starts (another band, a retry,
+     * the quarter-turn search); the read under way and a valid read's confirmation still run.
+     */
+    deadlineMs: z.number().int().positive().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -124,7 +129,7 @@ export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V3,
   version: 'document-engine@2.2.0',
-  scan: { ...DOCUMENT_SETTINGS_V3.scan!, tilt: true, exactFlip: true },
+  scan: { ...DOCUMENT_SETTINGS_V3.scan!, maxReads: 7, tilt: true, exactFlip: true, deadlineMs: 1500 },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -56,6 +56,8 @@ export interface ScanOptions {
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
   /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
   tilt?: boolean;
+  /** 2.2: no optional read (another band, a retry, the quarter-turn search) starts after this many ms of the scan. */
+  deadlineMs?: number;
   /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
   exactFlip?: boolean;
 }
@@ -361,6 +363,7 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
 
 
 export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptions): Promise<MrzScan> {
+  const started = Date.now();
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
@@ -368,6 +371,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
+  // 2.2 (`deadlineMs`): past it no optional read starts (another band, a retry, the quarter-turn
+  // search); a read under way finishes and a valid read still gets its confirmation. It can only
+  // turn a slow image's late valid read into `mrz_unreadable` (a recapture), never into another read.
+  let overtime = false;
+  const spent = () => reads >= budget || (overtime ||= opts.deadlineMs !== undefined && Date.now() - started > opts.deadlineMs);
   const tess = async (png: Buffer) => {
     reads++;
     return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
@@ -381,7 +389,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     let b = band;
     for (const flipped of [false, true]) {
       flatMode = false;
-      if (reads >= budget) break;
+      if (spent()) break;
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
@@ -401,7 +409,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const earlier: { variant: CropVariant; r: Interpreted | null }[] = [];
       // Once per image (the best band, upright first), so that images without a readable MRZ do
       // not spend their read budget on it.
-      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && reads < budget) {
+      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !spent()) {
         flatTried = true;
         const t1 = Date.now();
         r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
@@ -448,7 +456,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
-      if (reads >= budget) break;
+      if (spent()) break;
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -484,7 +492,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
     for (const variant of ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
-      if (variant === 'small' && reads >= budget) break;
+      if (variant === 'small' && spent()) break;
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       log?.push({ variant, r: r2 });
@@ -506,7 +514,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (done) return done;
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
-  if (!best || !(best as { r: Interpreted }).r.valid) {
+  if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.deadlineMs !== undefined && spent())) {
     const done = new Set(bands.map((b) => b.angle));
     const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done] });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
