@@ -67,8 +67,9 @@ export const ZDocumentEngineSettings = z.object({
     /** 2.2: the 180° read turns the band's own crop (2.0/2.1 cut the mirrored region of the frame). */
     exactFlip: z.boolean().optional(),
     /**
-     * 2.2: wall-clock ms of the scan after which no optional read starts (another band, a retry,
-     * the quarter-turn search); the read under way and a valid read's confirmation still run.
+     * 2.2: wall-clock ms of the scan after which no new search starts (another band, the flattened
+     * read of an empty band, the quarter-turn search); a band read the right way up still gets its
+     * confirmation and retries within `maxReads`.
      */
     deadlineMs: z.number().int().positive().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
@@ -129,7 +130,7 @@ export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V3,
   version: 'document-engine@2.2.0',
-  scan: { ...DOCUMENT_SETTINGS_V3.scan!, maxReads: 7, tilt: true, exactFlip: true, deadlineMs: 1500 },
+  scan: { ...DOCUMENT_SETTINGS_V3.scan!, maxReads: 7, tilt: true, exactFlip: true, deadlineMs: 2000 },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -56,7 +56,7 @@ export interface ScanOptions {
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
   /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
   tilt?: boolean;
-  /** 2.2: no optional read (another band, a retry, the quarter-turn search) starts after this many ms of the scan. */
+  /** 2.2: no new search (another band, the flattened read of an empty band, the quarter-turn search) starts after this many ms of the scan. */
   deadlineMs?: number;
   /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
   exactFlip?: boolean;
@@ -371,9 +371,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
-  // 2.2 (`deadlineMs`): past it no optional read starts (another band, a retry, the quarter-turn
-  // search); a read under way finishes and a valid read still gets its confirmation. It can only
-  // turn a slow image's late valid read into `mrz_unreadable` (a recapture), never into another read.
+  // 2.2 (`deadlineMs`): past it no new search starts (another band, the flattened read of an empty
+  // band, the quarter-turn search); a band already read the right way up still gets its
+  // confirmation and retries within the read budget. It can only turn a slow image's late valid
+  // read into `mrz_unreadable` (a recapture), never into another read.
   let overtime = false;
   const spent = () => reads >= budget || (overtime ||= opts.deadlineMs !== undefined && Date.now() - started > opts.deadlineMs);
   const tess = async (png: Buffer) => {
@@ -456,7 +457,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
-      if (spent()) break;
+      if (reads >= budget) break;
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -492,7 +493,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
     for (const variant of ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
-      if (variant === 'small' && spent()) break;
+      if (variant === 'small' && reads >= budget) break;
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       log?.push({ variant, r: r2 });
