@@ -66,7 +66,8 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
     scanMrz: async (image) => {
       if (!settings.scan) throw new DocumentEngineError('scan_unavailable', `${settings.version} has no MRZ scan`);
       const img = await normalizeImage(image, { ...settings, acceptBmp: settings.scan.acceptBmp });
-      return scanMrz(img, { tesseract: workers.mrz }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
+      const glyphReader = settings.scan.glyphVote ? await workers.glyph() : undefined;
+      return scanMrz(img, { tesseract: workers.mrz, glyph: glyphReader }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
     },
     close: async () => {
       await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close())]);

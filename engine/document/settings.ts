@@ -66,12 +66,8 @@ export const ZDocumentEngineSettings = z.object({
     tilt: z.boolean().optional(),
     /** 2.2: the 180° read turns the band's own crop (2.0/2.1 cut the mirrored region of the frame). */
     exactFlip: z.boolean().optional(),
-    /**
-     * 2.2: wall-clock ms of the scan after which no new search starts (another band, the flattened
-     * read of an empty band, the quarter-turn search); a band read the right way up still gets its
-     * confirmation and retries within `maxReads`.
-     */
-    deadlineMs: z.number().int().positive().optional(),
+    /** 2.2: the OCR-B glyph reader confirms and votes with tesseract's reads of a band. */
+    glyphVote: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -130,7 +126,7 @@ export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V3,
   version: 'document-engine@2.2.0',
-  scan: { ...DOCUMENT_SETTINGS_V3.scan!, maxReads: 7, tilt: true, exactFlip: true, deadlineMs: 2000 },
+  scan: { ...DOCUMENT_SETTINGS_V3.scan!, maxReads: 7, tilt: true, exactFlip: true, glyphVote: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

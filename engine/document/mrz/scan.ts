@@ -56,8 +56,8 @@ export interface ScanOptions {
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
   /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
   tilt?: boolean;
-  /** 2.2: no new search (another band, the flattened read of an empty band, the quarter-turn search) starts after this many ms of the scan. */
-  deadlineMs?: number;
+  /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
+  glyphVote?: boolean;
   /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
   exactFlip?: boolean;
 }
@@ -363,7 +363,6 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
 
 
 export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptions): Promise<MrzScan> {
-  const started = Date.now();
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
@@ -371,15 +370,31 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
-  // 2.2 (`deadlineMs`): past it no new search starts (another band, the flattened read of an empty
-  // band, the quarter-turn search); a band already read the right way up still gets its
-  // confirmation and retries within the read budget. It can only turn a slow image's late valid
-  // read into `mrz_unreadable` (a recapture), never into another read.
-  let overtime = false;
-  const spent = () => reads >= budget || (overtime ||= opts.deadlineMs !== undefined && Date.now() - started > opts.deadlineMs);
+  const spent = () => reads >= budget;
   const tess = async (png: Buffer) => {
     reads++;
     return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+  };
+
+  /**
+   * 2.2 (`glyphVote`): the fixed-pitch OCR-B glyph reader on the band's primary crop, each line's
+   * pitch from its own ink, glyphs compared at line and glyph scale (`glyphs.ts`), interpreted
+   * like a tesseract read (type repair, check-digit-guided swaps). Once per band and turn.
+   */
+  const glyphCache = new Map<string, Promise<Interpreted | null>>();
+  const glyphRead = (bi: number, b: MrzBand, flipped: boolean, format: MrzFormat): Promise<Interpreted | null> => {
+    const key = `${bi}:${flipped}:${format}`;
+    if (!glyphCache.has(key)) {
+      glyphCache.set(key, (async () => {
+        const t0 = Date.now();
+        const g = await readers.glyph!.read(await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined), COUNTS[format], WIDTHS[format], 0, true);
+        const r = g ? interpret(g.lines.map((l) => ({ text: l.text, confidence: 100 * Math.max(0, Math.min(...l.scores)) })), opts.plausible) : null;
+        const ok = r && r.format === format ? r : null;
+        attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+        return ok;
+      })());
+    }
+    return glyphCache.get(key)!;
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
@@ -407,7 +422,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
       // whole lines from tesseract's global threshold. Read it once more with the background
       // flattened before turning it.
-      const earlier: { variant: CropVariant; r: Interpreted | null }[] = [];
+      const earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = [];
       // Once per image (the best band, upright first), so that images without a readable MRZ do
       // not spend their read budget on it.
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !spent()) {
@@ -452,7 +467,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * one read is valid and confirmed by another identical read, or the per-character vote over all
    * reads of the band is valid. Stops at the read budget.
    */
-  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
+  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
@@ -485,12 +500,26 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
-  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant; r: Interpreted | null }[]): Promise<MrzScan> => {
+  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph'; r: Interpreted | null }[]): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
     let confirmed = false;
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
+    const same = (r2: Interpreted | null) => !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
+    // 2.2: the OCR-B glyph reader first. An independent recogniser printing the same lines is a
+    // stronger confirmation than a second tesseract read of another preprocessing (their errors
+    // correlate), and it costs a tenth of one.
+    if (readers.glyph && opts.glyphVote) {
+      const g = await glyphRead(bi, b, flipped, r.format);
+      log?.push({ variant: 'glyph', r: g });
+      if (same(g)) {
+        return {
+          parsed: r.parsed, valid: true, lineConfidence: r.confidences, confidence: Math.min(...r.confidences),
+          nameConfirmed: true, corrections: r.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
+        };
+      }
+    }
     for (const variant of ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && reads >= budget) break;
@@ -498,7 +527,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
-      confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
+      confirmed = same(r2);
       if (confirmed) break;
     }
     const lineConfidence = r.confidences;
@@ -515,7 +544,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (done) return done;
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
-  if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.deadlineMs !== undefined && spent())) {
+  // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
+  if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent())) {
     const done = new Set(bands.map((b) => b.angle));
     const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done] });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
