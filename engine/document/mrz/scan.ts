@@ -166,6 +166,35 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
   return { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
 }
 
+/**
+ * O and 0 are one glyph in OCR-B (the glyph reader cannot tell them apart; `repairLines` settles
+ * them where the position takes letters or digits only). In positions that take either (document
+ * number, optional data, a check digit that may be `<`), the glyph read's O/0 choice is the
+ * combination under which every check digit holds, when exactly one does; otherwise the digit
+ * (the commoner in numbers, and the check-digit-guided swaps of `interpret` then see the read as
+ * tesseract would print it). Glyph reads only: tesseract does tell them apart.
+ */
+export function resolveTwins(lines: string[], format: MrzFormat): string[] {
+  if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format])) return lines;
+  const typed = repairLines(lines, format);
+  const at: [number, number][] = [];
+  typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && repairLines([...typed].map((x, i) => (i === li ? x.slice(0, k) + 'X' + x.slice(k + 1) : x)), format)[li]![k] === 'X') at.push([li, k]); });
+  const digits = typed.map((l, li) => [...l].map((c, k) => (at.some(([a, b]) => a === li && b === k) ? '0' : c)).join(''));
+  if (!at.length || at.length > 8) return digits;
+  let found: string[] | null = null;
+  for (let mask = 0; mask < 1 << at.length; mask++) {
+    const trial = typed.map((l) => [...l]);
+    at.forEach(([li, k], j) => { trial[li]![k] = mask & (1 << j) ? '0' : 'O'; });
+    const ls = trial.map((t) => t.join(''));
+    const p = parseMrz(ls, { extended: true });
+    if (p && p.checkDigitsValid && p.structureErrors.length === 0) {
+      if (found) return digits;
+      found = ls;
+    }
+  }
+  return found ?? digits;
+}
+
 export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
 
 /**
@@ -388,7 +417,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       glyphCache.set(key, (async () => {
         const t0 = Date.now();
         const g = await readers.glyph!.read(await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined), COUNTS[format], WIDTHS[format], 0, true);
-        const r = g ? interpret(g.lines.map((l) => ({ text: l.text, confidence: 100 * Math.max(0, Math.min(...l.scores)) })), opts.plausible) : null;
+        const r = g ? interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible) : null;
         const ok = r && r.format === format ? r : null;
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return ok;
