@@ -177,8 +177,10 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
 export function resolveTwins(lines: string[], format: MrzFormat): string[] {
   if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format])) return lines;
   const typed = repairLines(lines, format);
+  // Positions that take either: the type repair turns neither O into 0 nor 0 into O there.
+  const free = (li: number, k: number) => ['O', '0'].every((c) => repairLines(typed.map((x, i) => (i === li ? x.slice(0, k) + c + x.slice(k + 1) : x)), format)[li]![k] === c);
   const at: [number, number][] = [];
-  typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && repairLines([...typed].map((x, i) => (i === li ? x.slice(0, k) + 'X' + x.slice(k + 1) : x)), format)[li]![k] === 'X') at.push([li, k]); });
+  typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && free(li, k)) at.push([li, k]); });
   const digits = typed.map((l, li) => [...l].map((c, k) => (at.some(([a, b]) => a === li && b === k) ? '0' : c)).join(''));
   if (!at.length || at.length > 8) return digits;
   let found: string[] | null = null;
@@ -411,12 +413,15 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * like a tesseract read (type repair, check-digit-guided swaps). Once per band and turn.
    */
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
+  /** The first read's crop of each band and turn, which the glyph reader reads too. */
+  const primaryCrops = new Map<string, Buffer>();
   const glyphRead = (bi: number, b: MrzBand, flipped: boolean, format: MrzFormat): Promise<Interpreted | null> => {
     const key = `${bi}:${flipped}:${format}`;
     if (!glyphCache.has(key)) {
       glyphCache.set(key, (async () => {
         const t0 = Date.now();
-        const g = await readers.glyph!.read(await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined), COUNTS[format], WIDTHS[format], 0, true);
+        const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
+        const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
         const r = g ? interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible) : null;
         const ok = r && r.format === format ? r : null;
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -438,6 +443,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
+      if (readers.glyph && opts.glyphVote) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png);
       let r = interpret(raw, opts.plausible);
