@@ -120,7 +120,7 @@ export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
 };
 
 /**
- * document-engine 2.2 (engine profile ep-2026.11-9): see engine/document/README.md "Document engine 2.2".
+ * document-engine 2.2 (engine profile ep-2026.11-8): see engine/document/README.md "Document engine 2.2".
  * Every 2.1 value is kept; `scan.tilt` is new.
  */
 export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
