@@ -105,16 +105,13 @@ function cellVector(g: Gray, x0: number, x1: number, y0: number, y1: number): Fl
  * as with the font's `<` (measured on the real tuning crops); at its own scale it does not.
  */
 function boxVector(g: Gray, ink: Uint8Array, x0: number, x1: number, y0: number, y1: number): Float32Array {
-  let bx0 = Infinity, bx1 = -1, by0 = Infinity, by1 = -1;
-  for (let y = Math.max(0, Math.floor(y0)); y < Math.min(g.height, Math.ceil(y1)); y++) {
-    for (let x = Math.max(0, Math.floor(x0)); x < Math.min(g.width, Math.ceil(x1)); x++) {
-      if (!ink[y * g.width + x]) continue;
-      if (x < bx0) bx0 = x; if (x > bx1) bx1 = x; if (y < by0) by0 = y; if (y > by1) by1 = y;
-    }
-  }
-  if (bx1 < 0) return cellVector(g, x0, x1, y0, y1);
-  const gh = by1 - by0 + 1, cx = (bx0 + bx1 + 1) / 2, half = Math.max(bx1 - bx0 + 1, 0.6 * gh) / 2;
-  return cellVector(g, cx - half, cx + half, by0, by1 + 1);
+  const rows = glyphRows(ink, g.width, x0, x1, y0, y1);
+  if (!rows) return cellVector(g, x0, x1, y0, y1);
+  const xa = Math.max(0, Math.floor(x0)), xb = Math.min(g.width, Math.ceil(x1));
+  let bx0 = Infinity, bx1 = -1;
+  for (let y = rows[0]; y <= rows[1]; y++) for (let x = xa; x < xb; x++) if (ink[y * g.width + x]) { if (x < bx0) bx0 = x; if (x > bx1) bx1 = x; }
+  const gh = rows[1] - rows[0] + 1, cx = (bx0 + bx1 + 1) / 2, half = Math.max(bx1 - bx0 + 1, 0.6 * gh) / 2;
+  return cellVector(g, cx - half, cx + half, rows[0], rows[1] + 1);
 }
 
 /**
@@ -156,16 +153,54 @@ function segmentBoth(g: Gray, lineCount: number, n: number, nominalPitch: number
     }
     const { origin, pitch } = fitGrid(cols, n, nominal);
     const pad = (b - a) * 0.08;
-    return Array.from({ length: n }, (_, i) => {
+    const centres = Array.from({ length: n }, (_, i) => {
       const x0 = origin + i * pitch, x1 = x0 + pitch;
       // Re-centre the cell on its ink so a small grid error does not cut a glyph.
       let m = 0, s = 0;
       for (let x = Math.max(0, Math.floor(x0)); x < Math.min(g.width, Math.ceil(x1)); x++) { m += cols[x]!; s += cols[x]! * x; }
-      const cx = m > 0 ? s / m : (x0 + x1) / 2;
-      const line = cellVector(g, cx - pitch / 2, cx + pitch / 2, a - pad, b + pad);
-      return (box ? [line, boxVector(g, ink, cx - pitch / 2, cx + pitch / 2, a - pad, b + pad)] : [line]) as [Float32Array, Float32Array?];
+      return m > 0 ? s / m : (x0 + x1) / 2;
+    });
+    // 2.2 (`box`): the line's own baseline. A photo crop's line can drift a few pixels over its
+    // length (residual skew, perspective), so the rows it spans as a whole are taller than a glyph
+    // and each glyph sits high or low in them; the templates' glyphs sit centred. Fit the glyph
+    // centres along the line and cut each cell at one glyph height about the fit.
+    let rowsOf = (_i: number): [number, number] => [a - pad, b + pad];
+    if (box) {
+      const ext = centres.map((cx) => glyphRows(ink, g.width, cx - pitch / 2, cx + pitch / 2, a - pad, b + pad));
+      const heights = ext.filter((e) => e).map((e) => e![1] - e![0] + 1).sort((p, q) => p - q);
+      const capH = heights[Math.floor(heights.length * 0.75)] ?? b - a + 1;
+      const pts = ext.map((e, i) => (e && e[1] - e[0] + 1 >= 0.8 * capH ? [centres[i]!, (e[0] + e[1]) / 2] : null)).filter((q): q is number[] => !!q);
+      if (pts.length >= 4) {
+        const mx = pts.reduce((v, q) => v + q[0]!, 0) / pts.length, my = pts.reduce((v, q) => v + q[1]!, 0) / pts.length;
+        let sxy = 0, sxx = 0;
+        for (const [x, y] of pts) { sxy += (x! - mx) * (y! - my); sxx += (x! - mx) ** 2; }
+        const slope = sxx ? sxy / sxx : 0, half = capH / 2 + 0.08 * capH;
+        rowsOf = (i) => { const y = my + slope * (centres[i]! - mx); return [y - half, y + half]; };
+      }
+    }
+    return centres.map((cx, i) => {
+      const [y0, y1] = rowsOf(i);
+      const line = cellVector(g, cx - pitch / 2, cx + pitch / 2, y0, y1);
+      return (box ? [line, boxVector(g, ink, cx - pitch / 2, cx + pitch / 2, y0 - pad, y1 + pad)] : [line]) as [Float32Array, Float32Array?];
     });
   });
+}
+
+/** The rows of a glyph in a cell: the run of inked rows (one-row gaps bridged) holding the most ink. */
+function glyphRows(ink: Uint8Array, w: number, x0: number, x1: number, y0: number, y1: number): [number, number] | null {
+  const xa = Math.max(0, Math.floor(x0)), xb = Math.min(w, Math.ceil(x1));
+  const ya = Math.max(0, Math.floor(y0)), yb = Math.min(ink.length / w, Math.ceil(y1));
+  let best = { a: -1, b: -1, mass: 0 }, run = { a: -1, b: -1, mass: 0 }, gap = 0;
+  for (let y = ya; y < yb; y++) {
+    let n = 0;
+    for (let x = xa; x < xb; x++) n += ink[y * w + x]!;
+    if (n) {
+      if (run.a < 0 || gap > 1) run = { a: y, b: y, mass: 0 };
+      run.b = y; run.mass += n; gap = 0;
+      if (run.mass > best.mass) best = { ...run };
+    } else gap++;
+  }
+  return best.a < 0 ? null : [best.a, best.b];
 }
 
 async function toGray(png: Buffer): Promise<Gray> {
@@ -222,8 +257,9 @@ export class GlyphReader {
           for (let k = 0; k < v.length; k++) dot += v[k]! * t.v[k]!;
           if (dot > (best.get(t.char) ?? -2)) best.set(t.char, dot);
         }
-        // 2.2 (`box`): the mean of the line-scale and the glyph-scale correlations; each alone
-        // confuses what the other separates (small `<` vs K/F/W at line scale, E/F and L/C at glyph scale).
+        // 2.2 (`box`): line-scale correlation (cells cut about the fitted baseline) weighted 3:1 with
+        // the glyph-scale one. On the real tuning crops the fitted baseline alone fixed E/F, L/C and
+        // `<` vs K/W; the glyph-scale term alone confused E/F and L/C (0.5 weight still did).
         if (vb) {
           const boxBest = new Map<string, number>();
           for (const t of this.boxTemplates) {
@@ -231,7 +267,8 @@ export class GlyphReader {
             for (let k = 0; k < vb.length; k++) dot += vb[k]! * t.v[k]!;
             if (dot > (boxBest.get(t.char) ?? -2)) boxBest.set(t.char, dot);
           }
-          for (const [c, sc] of best) best.set(c, (sc + (boxBest.get(c) ?? -1)) / 2);
+          const wBox = 0.25;
+          for (const [c, sc] of best) best.set(c, (1 - wBox) * sc + wBox * (boxBest.get(c) ?? -1));
         }
         const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]);
         const [c1, s1] = ranked[0]!;
