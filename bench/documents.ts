@@ -1,6 +1,6 @@
 /**
  * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v4-noglyph] [--tuning-only]
- *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3]`:
+ *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
  * unseen public specimen set (`npm run fetch-documents-real -- --set public`), reported apart;
@@ -59,11 +59,11 @@ interface Row {
   ms: number; cpuMs: number; score: number | null; reader: string; attempts: number; ocrStatus: string; tplStatus: string; reasons: string[]; allFieldsOk: boolean;
 }
 
-// The synthetic corpus runs under `--synthetic-settings v1|v2|v3` (default v1, the settings its
-// published figures were measured with; v2/v3 add the 2.x scan in front of the template reader).
-const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3 } as const;
+// The synthetic corpus runs under `--synthetic-settings v1|v2|v3|v4` (default v1, the settings its
+// published figures were measured with; v2–v4 add the 2.x scan in front of the template reader).
+const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4 } as const;
 const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
-if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2 or v3');
+if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3 or v4');
 const engine = await createDocumentEngine(SYNTH[synthKey]);
 process.stdout.write(`synthetic corpus under ${SYNTH[synthKey]?.version ?? 'document-engine@1.0.0'}\n\n`);
 // Warm both workers so that the first document does not carry their start-up in its latency.
