@@ -54,6 +54,12 @@ export interface ScanOptions {
    * across that band's reads. Absent: 2.0 behaviour.
    */
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
+  /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
+  tilt?: boolean;
+  /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
+  glyphVote?: boolean;
+  /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
+  exactFlip?: boolean;
 }
 
 /**
@@ -160,6 +166,37 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
   return { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
 }
 
+/**
+ * O and 0 are one glyph in OCR-B (the glyph reader cannot tell them apart; `repairLines` settles
+ * them where the position takes letters or digits only). In positions that take either (document
+ * number, optional data, a check digit that may be `<`), the glyph read's O/0 choice is the
+ * combination under which every check digit holds, when exactly one does; otherwise the digit
+ * (the commoner in numbers, and the check-digit-guided swaps of `interpret` then see the read as
+ * tesseract would print it). Glyph reads only: tesseract does tell them apart.
+ */
+export function resolveTwins(lines: string[], format: MrzFormat): string[] {
+  if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format])) return lines;
+  const typed = repairLines(lines, format);
+  // Positions that take either: the type repair turns neither O into 0 nor 0 into O there.
+  const free = (li: number, k: number) => ['O', '0'].every((c) => repairLines(typed.map((x, i) => (i === li ? x.slice(0, k) + c + x.slice(k + 1) : x)), format)[li]![k] === c);
+  const at: [number, number][] = [];
+  typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && free(li, k)) at.push([li, k]); });
+  const digits = typed.map((l, li) => [...l].map((c, k) => (at.some(([a, b]) => a === li && b === k) ? '0' : c)).join(''));
+  if (!at.length || at.length > 8) return digits;
+  let found: string[] | null = null;
+  for (let mask = 0; mask < 1 << at.length; mask++) {
+    const trial = typed.map((l) => [...l]);
+    at.forEach(([li, k], j) => { trial[li]![k] = mask & (1 << j) ? '0' : 'O'; });
+    const ls = trial.map((t) => t.join(''));
+    const p = parseMrz(ls, { extended: true });
+    if (p && p.checkDigitsValid && p.structureErrors.length === 0) {
+      if (found) return digits;
+      found = ls;
+    }
+  }
+  return found ?? digits;
+}
+
 export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
 
 /**
@@ -167,7 +204,7 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -199,7 +236,13 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const x0 = Math.max(0, Math.round((info.width - width) / 2)), w2 = Math.min(info.width - x0, width);
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).extract({ left: x0, top: y0, width: w2, height: h2 });
     }
-    if (flipped) s = s.rotate(180);
+    if (flipped && exactFlip) {
+      // 2.2: sharp applies a rotation before an extract in the same pipeline, so `extract().rotate(180)`
+      // turned the whole image and cut the mirrored region: every 2.0/2.1 read "turned 180°" read
+      // another part of the frame (kept there for stamped Cases). Cut first, then turn.
+      const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
+    } else if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
@@ -354,13 +397,38 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew);
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt });
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
+  const spent = () => reads >= budget;
   const tess = async (png: Buffer) => {
     reads++;
     return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+  };
+
+  /**
+   * 2.2 (`glyphVote`): the fixed-pitch OCR-B glyph reader on the band's primary crop, each line's
+   * pitch from its own ink, glyphs compared at line and glyph scale (`glyphs.ts`), interpreted
+   * like a tesseract read (type repair, check-digit-guided swaps). Once per band and turn.
+   */
+  const glyphCache = new Map<string, Promise<Interpreted | null>>();
+  /** The first read's crop of each band and turn, which the glyph reader reads too. */
+  const primaryCrops = new Map<string, Buffer>();
+  const glyphRead = (bi: number, b: MrzBand, flipped: boolean, format: MrzFormat): Promise<Interpreted | null> => {
+    const key = `${bi}:${flipped}:${format}`;
+    if (!glyphCache.has(key)) {
+      glyphCache.set(key, (async () => {
+        const t0 = Date.now();
+        const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
+        const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
+        const r = g ? interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible) : null;
+        const ok = r && r.format === format ? r : null;
+        attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+        return ok;
+      })());
+    }
+    return glyphCache.get(key)!;
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
@@ -371,10 +439,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     let b = band;
     for (const flipped of [false, true]) {
       flatMode = false;
-      if (reads >= budget) break;
+      if (spent()) break;
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
+      if (readers.glyph && opts.glyphVote) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png);
       let r = interpret(raw, opts.plausible);
@@ -388,10 +457,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
       // whole lines from tesseract's global threshold. Read it once more with the background
       // flattened before turning it.
-      const earlier: { variant: CropVariant; r: Interpreted | null }[] = [];
+      const earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = [];
       // Once per image (the best band, upright first), so that images without a readable MRZ do
       // not spend their read budget on it.
-      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && reads < budget) {
+      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !spent()) {
         flatTried = true;
         const t1 = Date.now();
         r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
@@ -433,7 +502,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * one read is valid and confirmed by another identical read, or the per-character vote over all
    * reads of the band is valid. Stops at the read budget.
    */
-  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
+  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
@@ -466,12 +535,26 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
-  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant; r: Interpreted | null }[]): Promise<MrzScan> => {
+  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph'; r: Interpreted | null }[]): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
     let confirmed = false;
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
+    const same = (r2: Interpreted | null) => !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
+    // 2.2: the OCR-B glyph reader first. An independent recogniser printing the same lines is a
+    // stronger confirmation than a second tesseract read of another preprocessing (their errors
+    // correlate), and it costs a tenth of one.
+    if (readers.glyph && opts.glyphVote) {
+      const g = await glyphRead(bi, b, flipped, r.format);
+      log?.push({ variant: 'glyph', r: g });
+      if (same(g)) {
+        return {
+          parsed: r.parsed, valid: true, lineConfidence: r.confidences, confidence: Math.min(...r.confidences),
+          nameConfirmed: true, corrections: r.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
+        };
+      }
+    }
     for (const variant of ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && reads >= budget) break;
@@ -479,7 +562,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
-      confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
+      confirmed = same(r2);
       if (confirmed) break;
     }
     const lineConfidence = r.confidences;
@@ -496,9 +579,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (done) return done;
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
-  if (!best || !(best as { r: Interpreted }).r.valid) {
+  // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
+  if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent())) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done] });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
