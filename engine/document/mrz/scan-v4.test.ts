@@ -78,10 +78,18 @@ describe('resolveTwins (glyph reads: O and 0 are one OCR-B glyph)', () => {
   it('picks the O/0 combination under which every check digit holds', () => {
     expect(resolveTwins([UK[0]!, UK[1]!.replace(/00$/, 'O0').replace('7077', '7O77')], 'TD3')).toEqual(UK);
   });
-  it('keeps names as letters and falls back to the digit where no combination holds', () => {
-    const r = resolveTwins(['P<GBRPUDARSAN<<HEN0RT<<<<<<<<<<<<<<<<<<<<<<<', '7O77979792GBR9505209M1704224<<<<<<<<<<<<<<<9'], 'TD3');
-    expect(r[0]).toBe('P<GBRPUDARSAN<<HENORT<<<<<<<<<<<<<<<<<<<<<<<');
+  it('falls back to the digit where no combination holds', () => {
+    const r = resolveTwins([UK[0]!, '7O77979792GBR9505209M1704224<<<<<<<<<<<<<<<9'], 'TD3');
     expect(r[1]!.startsWith('7077')).toBe(true);
+  });
+
+  it('returns every other character as read, unrepaired: a digit printed in a name stays a digit', () => {
+    // Russian internal passports print digits in names (`IM8REK`): the rule that names must have
+    // been printed as they stand needs the glyph read's own characters, not the type repair's `B`.
+    const lines = ['PNRUSIM8REK<<EVGENIQ<ALEKSANDROVI3<<<<<<<<<<', '11OO000000RUS8209120M<<<<<<<4041217292000<46'];
+    const r = resolveTwins(lines, 'TD3');
+    expect(r[0]).toBe(lines[0]);
+    expect(r[1]).toBe('1100000000RUS8209120M<<<<<<<4041217292000<46');
   });
 });
 

@@ -176,22 +176,24 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
  */
 export function resolveTwins(lines: string[], format: MrzFormat): string[] {
   if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format])) return lines;
+  // Only the free O/0 positions change: everything else is returned as read, NOT type-repaired,
+  // because `interpret` keeps the read's own characters as `rawLines` and the confirmation rule
+  // for the characters no check digit covers (names) needs them as printed (`IM8REK` stays `8`).
   const typed = repairLines(lines, format);
   // Positions that take either: the type repair turns neither O into 0 nor 0 into O there.
   const free = (li: number, k: number) => ['O', '0'].every((c) => repairLines(typed.map((x, i) => (i === li ? x.slice(0, k) + c + x.slice(k + 1) : x)), format)[li]![k] === c);
   const at: [number, number][] = [];
   typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && free(li, k)) at.push([li, k]); });
-  const digits = typed.map((l, li) => [...l].map((c, k) => (at.some(([a, b]) => a === li && b === k) ? '0' : c)).join(''));
+  const put = (src: string[], pick: (j: number) => string) => src.map((l, li) => [...l].map((c, k) => { const j = at.findIndex(([a, b]) => a === li && b === k); return j < 0 ? c : pick(j); }).join(''));
+  const digits = put(lines, () => '0');
   if (!at.length || at.length > 8) return digits;
   let found: string[] | null = null;
   for (let mask = 0; mask < 1 << at.length; mask++) {
-    const trial = typed.map((l) => [...l]);
-    at.forEach(([li, k], j) => { trial[li]![k] = mask & (1 << j) ? '0' : 'O'; });
-    const ls = trial.map((t) => t.join(''));
-    const p = parseMrz(ls, { extended: true });
+    const pick = (j: number) => (mask & (1 << j) ? '0' : 'O');
+    const p = parseMrz(put(typed, pick), { extended: true });
     if (p && p.checkDigitsValid && p.structureErrors.length === 0) {
       if (found) return digits;
-      found = ls;
+      found = put(lines, pick);
     }
   }
   return found ?? digits;
