@@ -9,11 +9,20 @@ import { CheckResult, Verification } from '../db/entities/index.js';
  * same lock), and a retried activity replaces its earlier row instead of adding a second one.
  */
 export async function saveOutcome(em: EntityManager, caseId: string, outcome: TCheckOutcome): Promise<TCheckSummary> {
+  return (await saveOutcomes(em, caseId, [outcome]))[0]!;
+}
+
+/**
+ * Several outcomes of one activity (the document's `document_ocr` and `template_match`) in one
+ * transaction under one row lock: one round of lock, delete and insert instead of one per check,
+ * on the Case's critical path, and record match never sees one without the other.
+ */
+export async function saveOutcomes(em: EntityManager, caseId: string, outcomes: TCheckOutcome[]): Promise<TCheckSummary[]> {
   await em.transactional(async (tx) => {
     const v = await tx.findOne(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!v || v.status === 'erased') return;
-    await tx.nativeDelete(CheckResult, { verificationId: caseId, check: outcome.check });
-    tx.create(CheckResult, {
+    for (const outcome of outcomes) await tx.nativeDelete(CheckResult, { verificationId: caseId, check: outcome.check });
+    for (const outcome of outcomes) tx.create(CheckResult, {
       id: newId('check'),
       verificationId: caseId,
       check: outcome.check,
@@ -27,5 +36,5 @@ export async function saveOutcome(em: EntityManager, caseId: string, outcome: TC
       createdAt: new Date(),
     });
   });
-  return summarize(outcome);
+  return outcomes.map((o) => summarize(o));
 }

@@ -10,7 +10,7 @@
  * Cases per minute, CPU seconds per Case of the worker(s), the api and the Temporal server, and the
  * workers' RSS. The backends run one after the other, never at once (they would share the cores).
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -42,12 +42,15 @@ const { frames } = applicant;
 
 // Webhook arrivals by Case id.
 const arrivals = new Map<string, number>();
+const arrivalsWall = new Map<string, number>();
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     try {
-      arrivals.set(JSON.parse(Buffer.concat(chunks).toString()).id, performance.now());
+      const id = JSON.parse(Buffer.concat(chunks).toString()).id;
+      arrivals.set(id, performance.now());
+      arrivalsWall.set(id, Date.now());
     } catch { /* not ours */ }
     res.writeHead(204).end();
   });
@@ -66,18 +69,40 @@ interface Figures {
   workerCpuLoaded: number;
   apiCpuLoaded: number;
   temporalCpuLoaded: number;
+  postgresCpuLoaded: number;
+  clientCpuLoaded: number;
   rssMb: number;
   peakRssMb: number;
   temporalRssMb: number;
   assessments: Record<string, number>;
   /** Single Cases: each check's run time (check_results.duration_ms), median over the singles. */
   checkMs: Record<string, number>;
+  /** Single Cases: when each step was done, ms after the submit (database timestamps), median over the singles. */
+  timeline: [string, number][];
 }
 
 const clk = 100; // USER_HZ on Linux
 const cpuSecondsOf = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) / clk; // utime + stime (stat fields 14 and 15; the split drops the first two)
+};
+/** CPU seconds of PostgreSQL: the postmaster (pid from its data directory) and every child of it (as bench/api.ts). */
+const postgresCpu = (dataDir: string): number => {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let sum = cpuSecondsOf(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (ppid === postmaster) sum += cpuSecondsOf(Number(entry));
+    } catch { /* gone */ }
+  }
+  return sum;
+};
+/** This process: the applicants (JPEG encode per Case, 55 uploads) and the webhook receiver. */
+const clientCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
 };
 const memMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
@@ -137,10 +162,28 @@ async function measure(backend: Backend): Promise<Figures> {
     const byCheck = new Map<string, number[]>();
     for (const r of durations.rows) byCheck.set(r.check, [...(byCheck.get(r.check) ?? []), r.ms]);
     const checkMs = Object.fromEntries([...byCheck].map(([c, ms]) => [c, summarize(ms).p50]));
+    // The same Cases' timeline from the database: submit (the api's commit), processing started
+    // (signal → workflow task → startProcessing), each check's result stored, the decision stored,
+    // the webhook received here.
+    const rows = await db.query<{ id: string; submitted: Date; processing: Date; completed: Date }>('select id, submitted_at as submitted, processing_started_at as processing, completed_at as completed from verifications where id = any($1)', [singleIds]);
+    const stored = await db.query<{ id: string; check: string; at: Date }>('select verification_id as id, "check", created_at as at from check_results where verification_id = any($1)', [singleIds]);
+    const steps = new Map<string, number[]>();
+    const add = (k: string, ms: number) => steps.set(k, [...(steps.get(k) ?? []), ms]);
+    for (const r of rows.rows) {
+      const t0 = r.submitted.getTime();
+      add('processing started', r.processing.getTime() - t0);
+      for (const c of stored.rows.filter((x) => x.id === r.id)) add(`${c.check} stored`, c.at.getTime() - t0);
+      add('decided', r.completed.getTime() - t0);
+      add('webhook received', arrivalsWall.get(r.id)! - t0);
+    }
+    const timeline = [...steps].map(([k, ms]) => [k, summarize(ms).p50] as [string, number]).sort((a, b) => a[1] - b[1]);
 
     const cpu1 = workerCpu();
     const api1 = cpuSecondsOf(apiPid);
     const temporal1 = cpuSecondsOf(temporalPid);
+    const pgDataDir = path.join(stackDir, 'postgres');
+    const postgres1 = postgresCpu(pgDataDir);
+    const client1 = clientCpu();
     const loaded: number[] = [];
     let next = 0;
     const t0 = performance.now();
@@ -163,11 +206,14 @@ async function measure(backend: Backend): Promise<Figures> {
       workerCpuLoaded: (workerCpu() - cpu1) / batch,
       apiCpuLoaded: (cpuSecondsOf(apiPid) - api1) / batch,
       temporalCpuLoaded: (cpuSecondsOf(temporalPid) - temporal1) / batch,
+      postgresCpuLoaded: (postgresCpu(pgDataDir) - postgres1) / batch,
+      clientCpuLoaded: (clientCpu() - client1) / batch,
       rssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmRSS')), 0),
       peakRssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmHWM')), 0),
       temporalRssMb: memMb(temporalPid, 'VmHWM'),
       assessments: assessments.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {}),
       checkMs,
+      timeline,
     };
   } finally {
     await db.end();
@@ -202,6 +248,14 @@ const rows: [string, (f: Figures) => string][] = [
   [`engine-bound ceiling: ${cores} cores × 60 / worker CPU (Cases/min)`, (f) => fmt((cores * 60) / f.workerCpuLoaded, 1)],
   ['api CPU per Case, loaded (s; 55 uploads + create + submit)', (f) => fmt(f.apiCpuLoaded, 2)],
   ['Temporal server CPU per Case, loaded (s)', (f) => fmt(f.temporalCpuLoaded, 3)],
+  ['PostgreSQL CPU per Case, loaded (s; app and, on PostgreSQL, Temporal)', (f) => fmt(f.postgresCpuLoaded, 3)],
+  ['bench client CPU per Case, loaded (s; photo encode, uploads, receiver)', (f) => fmt(f.clientCpuLoaded, 2)],
+  // Everything runs on the same cores: the machine's ceiling counts every process's CPU per Case.
+  [`whole-stack ceiling: ${cores} × 60 / all the CPU above (Cases/min)`, (f) => fmt((cores * 60) / (f.workerCpuLoaded + f.apiCpuLoaded + f.temporalCpuLoaded + f.postgresCpuLoaded + f.clientCpuLoaded), 1)],
+  ['Cases/min as % of the engine-bound / whole-stack ceiling', (f) => {
+    const all = f.workerCpuLoaded + f.apiCpuLoaded + f.temporalCpuLoaded + f.postgresCpuLoaded + f.clientCpuLoaded;
+    return `${fmt((100 * f.casesPerMin * f.workerCpuLoaded) / (cores * 60), 0)} % / ${fmt((100 * f.casesPerMin * all) / (cores * 60), 0)} %`;
+  }],
   ['worker RSS now / peak (MB, largest worker)', (f) => `${fmt(f.rssMb, 0)} / ${fmt(f.peakRssMb, 0)}`],
   ['Temporal server peak RSS (MB)', (f) => fmt(f.temporalRssMb, 0)],
   ['assessments', (f) => Object.entries(f.assessments).map(([k, n]) => `${k} ${n}`).join(', ')],
@@ -210,4 +264,5 @@ const width = Math.max(...rows.map(([r]) => r.length));
 console.log(`${''.padEnd(width)}  ${results.map((f) => label[f.backend].padEnd(34)).join('  ')}`);
 for (const [name, cell] of rows) console.log(`${name.padEnd(width)}  ${results.map((f) => cell(f).padEnd(34)).join('  ')}`);
 for (const f of results) console.log(`${label[f.backend]}: single Case check run times p50 (ms): ${Object.entries(f.checkMs).sort((a, b) => b[1] - a[1]).map(([c, ms]) => `${c} ${Math.round(ms)}`).join(', ')}`);
+for (const f of results) console.log(`${label[f.backend]}: single Case timeline p50 (ms after submit): ${f.timeline.map(([k, ms]) => `${k} ${Math.round(ms)}`).join(', ')}`);
 for (const line of skipped) console.log(line);

@@ -25,8 +25,8 @@ export interface GenuineApplicant {
   frames: { image: Buffer; meta: unknown }[];
   challenge: Record<string, unknown>;
   identity: { given_names: string; surnames: string; date_of_birth: string; document_number: string };
-  /** The document photo, encoded now: the phone writes the capture time into EXIF. */
-  photographNow(): Promise<Buffer>;
+  /** The document photo, encoded now (or at `at`): the phone writes the capture time into EXIF. */
+  photographNow(at?: Date): Promise<Buffer>;
 }
 
 /** Builds the applicant once (decodes the clip, renders and photographs the passport: seconds). */
@@ -51,7 +51,7 @@ export async function prepareGenuineApplicant(): Promise<GenuineApplicant> {
       // Encoded per Case, at upload time, or the authenticity check rightly sees a photo taken
       // before the session (after its 5-minute tolerance). Annex K tables, as real phones of the
       // corpus write them (the recipe's presets 2–5 are software tables to authenticity v6).
-      photographNow: () => encodeCameraJpeg(shot, createRng(6), new Date(), undefined, 'annex_k'),
+      photographNow: (at = new Date()) => encodeCameraJpeg(shot, createRng(6), at, undefined, 'annex_k'),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -62,6 +62,8 @@ const ZEnv = z.object({
    * only, as the spec's best-effort minimum (polling is then the only fallback).
    */
   WEBHOOK_REDELIVERY: z.enum(['on', 'off']).default('on'),
+  // The worker's engines each in a worker thread of their own (engine/engine-thread.ts); `off` runs them on the event loop.
+  ENGINE_THREADS: z.enum(['on', 'off']).default('on'),
   /**
    * Whose X-Forwarded-For to believe for the client IP (per-IP limits): 'true' (every hop), a hop
    * count, or comma-separated proxy addresses. Default: every hop in production, none otherwise.
@@ -110,6 +112,7 @@ export interface AppConfig {
   captureAdvice: { deadlineMs: number };
   webhookSecretGraceSeconds: number;
   webhookRedelivery: boolean;
+  engineThreads: boolean;
   trustProxy: boolean | number | string;
   rateLimits: {
     enabled: boolean;
@@ -238,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     captureAdvice: { deadlineMs: e.CAPTURE_ADVICE_DEADLINE_MS },
     webhookSecretGraceSeconds: e.WEBHOOK_SECRET_GRACE_SECONDS,
     webhookRedelivery: e.WEBHOOK_REDELIVERY === 'on',
+    engineThreads: e.ENGINE_THREADS === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY, e.SERVICE_MODE === 'production'),
     rateLimits: {
       enabled: e.RATE_LIMITS_ENABLED === 'true',

@@ -70,3 +70,20 @@ describe('the recorded chaos paths (issue 18)', () => {
     expect(events.at(-1)!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
   });
 });
+
+describe('the recorded shape with checks starting as their inputs arrive (issue 18, wt19d)', () => {
+  type Event = { eventId: string; eventType: string; markerRecordedEventAttributes?: { details?: { 'patch-data'?: { payloads?: { data?: string }[] } } }; activityTaskScheduledEventAttributes?: { activityType: { name: string } }; activityTaskCompletedEventAttributes?: { scheduledEventId: string } };
+
+  it('face match and record match are scheduled together, without waiting for each other', () => {
+    const events = load('case-submitted-completed-2026-11-25b').events as Event[];
+    const patches = events.flatMap((e) => (e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? []).map((p) => (JSON.parse(Buffer.from(p.data ?? '', 'base64').toString('utf8')) as { id: string }).id));
+    expect(patches).toContain('checks-as-inputs-arrive');
+    const at = (name: string) => events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType.name === name);
+    const doneAt = (name: string) => events.findIndex((e) => e.activityTaskCompletedEventAttributes?.scheduledEventId === events[at(name)]!.eventId);
+    // Both follow the document check; neither waits for the other to complete.
+    expect(at('runFaceMatch')).toBeGreaterThan(doneAt('runDocumentChecks'));
+    expect(at('runRecordMatch')).toBeGreaterThan(doneAt('runDocumentChecks'));
+    expect(at('runFaceMatch')).toBeLessThan(doneAt('runRecordMatch'));
+    expect(at('runRecordMatch')).toBeLessThan(doneAt('runFaceMatch'));
+  });
+});

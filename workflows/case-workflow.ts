@@ -95,15 +95,31 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   if (!started.ok) return { caseId: input.caseId, status: 'erased' };
 
   try {
-    // Independent checks run in parallel; face match needs the document portrait and the best
-    // liveness frame, which the first two store for it.
-    const [documentChecks, authenticity, liveness] = await Promise.all([
-      checks.runDocumentChecks(input.caseId),
-      checks.runAuthenticityCheck(input.caseId),
-      checks.runLivenessCheck(input.caseId),
-    ]);
-    const faceMatch = await checks.runFaceMatch(input.caseId);
-    const recordMatch = await checks.runRecordMatch(input.caseId);
+    let documentChecks: TCheckSummary[], authenticity: TCheckSummary, liveness: TCheckSummary, faceMatch: TCheckSummary, recordMatch: TCheckSummary;
+    if (patched('checks-as-inputs-arrive')) {
+      // Each check starts as soon as what it reads is stored: face match once the document
+      // portrait and the best liveness frame are (not after authenticity too), record match once
+      // the document's extracted data is. Every promise is awaited by the one Promise.all, so a
+      // failing check fails the Case as before and no rejection goes unhandled.
+      const document = checks.runDocumentChecks(input.caseId);
+      const live = checks.runLivenessCheck(input.caseId);
+      [documentChecks, authenticity, liveness, faceMatch, recordMatch] = await Promise.all([
+        document,
+        checks.runAuthenticityCheck(input.caseId),
+        live,
+        Promise.all([document, live]).then(() => checks.runFaceMatch(input.caseId)),
+        document.then(() => checks.runRecordMatch(input.caseId)),
+      ]);
+    } else {
+      // Histories recorded before: the three independent checks, then face match, then record match.
+      [documentChecks, authenticity, liveness] = await Promise.all([
+        checks.runDocumentChecks(input.caseId),
+        checks.runAuthenticityCheck(input.caseId),
+        checks.runLivenessCheck(input.caseId),
+      ]);
+      faceMatch = await checks.runFaceMatch(input.caseId);
+      recordMatch = await checks.runRecordMatch(input.caseId);
+    }
     const summaries: TCheckSummary[] = [...documentChecks, authenticity, liveness, faceMatch, recordMatch];
     stage = 'deciding';
     const decision = await db.finalizeCase(input.caseId, summaries);

@@ -5,13 +5,19 @@ import { CheckResult, FlowVersion } from '../../db/entities/index.js';
 import { createAuthenticityEngine, type AuthenticityEngine } from '../../engine/authenticity/index.js';
 import { createDocumentEngine, type DocumentEngine } from '../../engine/document/index.js';
 import { createFaceEngine, type FaceEngine } from '../../engine/faces/index.js';
+import { startEngineThread } from '../../engine/engine-thread.js';
 import type { ActivityDeps } from '../deps.js';
-import { saveOutcome } from '../check-store.js';
+import { saveOutcome, saveOutcomes } from '../check-store.js';
 import { loadCaseInputs, type CaseInputs } from '../case-inputs.js';
 import { storeDerived } from '../derived-uploads.js';
 import { withHeartbeat } from '../heartbeat.js';
 import { stampedProfile } from '../stamps.js';
 import { recordMatch, recordMatchSettingsOf, RECORD_MATCH_COMPONENT, type Collected } from './record-match.js';
+
+// The engines' async methods, forwarded to their threads (checked against the interfaces by the compiler).
+const DOCUMENT_ENGINE_METHODS = ['analyze', 'scanMrz', 'quickQuality'] as const satisfies readonly (keyof DocumentEngine)[];
+const FACE_ENGINE_METHODS = ['evaluateLiveness', 'matchFaces'] as const satisfies readonly (keyof FaceEngine)[];
+const AUTHENTICITY_ENGINE_METHODS = ['analyze'] as const satisfies readonly (keyof AuthenticityEngine)[];
 
 const RANK: Record<string, number> = { failed: 3, review: 2, passed: 1, not_applicable: 0, unavailable: 4 };
 
@@ -30,18 +36,24 @@ function applicantFor(inputs: CaseInputs) {
 /** The engines of a profile, from the worker's registry (one instance per engine and profile). */
 function engineSlots(deps: ActivityDeps) {
   // An unknown profile id fails the activity non-retryably (stampedProfile) before any engine is looked up.
+  // Each engine in a thread of its own (engine/engine-thread.ts: they would otherwise take turns on
+  // the event loop), unless ENGINE_THREADS=off.
+  const threads = deps.config.engineThreads;
   return {
     documentEngine: (profileId: string) => {
       const profile = stampedProfile(profileId);
-      return deps.engines.get<DocumentEngine>(`document:${profileId}`, () => createDocumentEngine(profile.document));
+      return deps.engines.get<DocumentEngine>(`document:${profileId}`, () =>
+        threads ? startEngineThread<DocumentEngine>('document', profileId, DOCUMENT_ENGINE_METHODS) : createDocumentEngine(profile.document));
     },
     faceEngine: (profileId: string) => {
       const profile = stampedProfile(profileId);
-      return deps.engines.get<FaceEngine>(`faces:${profileId}`, () => createFaceEngine(profile.faces));
+      return deps.engines.get<FaceEngine>(`faces:${profileId}`, () =>
+        threads ? startEngineThread<FaceEngine>('faces', profileId, FACE_ENGINE_METHODS) : createFaceEngine(profile.faces));
     },
     authenticityEngine: (profileId: string) => {
       const profile = stampedProfile(profileId);
-      return deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () => createAuthenticityEngine(profile.authenticity));
+      return deps.engines.get<AuthenticityEngine>(`authenticity:${profileId}`, () =>
+        threads ? startEngineThread<AuthenticityEngine>('authenticity', profileId, AUTHENTICITY_ENGINE_METHODS) : createAuthenticityEngine(profile.authenticity));
     },
   };
 }
@@ -72,10 +84,7 @@ export function createCheckActivities(deps: ActivityDeps) {
         if (!front || !v.declaredDocument) throw ApplicationFailure.create({ type: 'case_inputs_missing', message: 'no document image', nonRetryable: true });
         const slot = await documentEngine(v.engineProfile);
         if (!slot.ok) {
-          return [
-            await saveOutcome(e, caseId, unavailableOutcome('document_ocr', 'document-engine', slot.reason)),
-            await saveOutcome(e, caseId, unavailableOutcome('template_match', 'document-engine', slot.reason)),
-          ];
+          return saveOutcomes(e, caseId, [unavailableOutcome('document_ocr', 'document-engine', slot.reason), unavailableOutcome('template_match', 'document-engine', slot.reason)]);
         }
         const back = inputs.first('document_back');
         const r = await slot.engine.analyze({
@@ -89,7 +98,7 @@ export function createCheckActivities(deps: ActivityDeps) {
         if (r.normalized) await storeDerived(e, deps.blobs, caseId, 'document_normalized', r.normalized, r.portrait ? { portrait: r.portrait } : null);
         // Record match reads the collected identity data from here.
         const ocr: TCheckOutcome = { ...r.ocr, evidence: { ...r.ocr.evidence, extracted: r.extracted, tier: r.tier } };
-        return [await saveOutcome(e, caseId, ocr), await saveOutcome(e, caseId, r.template)];
+        return saveOutcomes(e, caseId, [ocr, r.template]);
       });
     },
 

@@ -175,6 +175,17 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
     // A LOW-confidence number shape could turn a genuine digit into a letter and break its check digit.
     numberShape: ['HIGH', 'MED'].includes(template.documentNumber.confidence) ? template.documentNumber.shape : undefined,
   });
+  // 2.x: the captions, read in the document's language (evidence that each value sits under its
+  // caption). Their own tesseract worker and only the front image: read beside the MRZ and the
+  // visual zone rather than after them (the document check is a Case's critical path).
+  const lang = template.languages.find((l): l is 'por' | 'spa' => l === 'por' || l === 'spa');
+  const captionWorker = s.visualZone?.captions && lang ? workers.language?.(lang) : undefined;
+  const captionsRead = captionWorker ? readCaptions(front.image, 'front', template.zones, captionWorker, s.ocr.visualTimeoutMs).catch((err) => {
+    if (err instanceof DocumentEngineError) return undefined;
+    throw err;
+  }) : Promise.resolve(undefined);
+  // Awaited below; an early return (the MRZ or visual read failed) must not leave it unhandled.
+  captionsRead.catch(() => undefined);
   try {
     [mrzRead, visual] = await Promise.all([
       s.scan ? scannedMrz(mrzSide.working, template, s, workers.mrz, s.scan.glyphVote ? await workers.glyph() : undefined).then(async (r) => {
@@ -206,13 +217,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
     };
   }
 
-  // 2.x: the captions, read in the document's language (evidence that each value sits under its caption).
-  const lang = template.languages.find((l): l is 'por' | 'spa' => l === 'por' || l === 'spa');
-  const captionWorker = s.visualZone?.captions && lang ? workers.language?.(lang) : undefined;
-  const captions = captionWorker ? await readCaptions(front.image, 'front', template.zones, captionWorker, s.ocr.visualTimeoutMs).catch((err) => {
-    if (err instanceof DocumentEngineError) return undefined;
-    throw err;
-  }) : undefined;
+  const captions = await captionsRead;
 
   const mrz = mrzRead.parsed;
   const extracted = extractedFrom(mrz, visual, template, input.now);

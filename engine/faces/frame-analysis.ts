@@ -14,8 +14,6 @@ export interface FaceObservation {
   eyes: EyeState;
   /** Mean linear-light RGB of the cheeks-and-nose patch (what the screen lights). */
   skinRgb: [number, number, number];
-  /** Mean linear-light RGB of the frame away from the face. */
-  backgroundRgb: [number, number, number];
   /** Variance of a Laplacian on the face, to prefer sharp frames. */
   sharpness: number;
   /** Distance between the eye centres in pixels, the unit for landmark motion. */
@@ -40,14 +38,13 @@ const LINEAR = Float64Array.from({ length: 256 }, (_, v) => {
   return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
 });
 
-function meanLinear(img: RgbImage, x0: number, y0: number, x1: number, y1: number, exclude?: Box): [number, number, number] {
+function meanLinear(img: RgbImage, x0: number, y0: number, x1: number, y1: number): [number, number, number] {
   const sum = [0, 0, 0];
   let n = 0;
   const xa = Math.max(0, Math.floor(x0)), xb = Math.min(img.width, Math.ceil(x1));
   const ya = Math.max(0, Math.floor(y0)), yb = Math.min(img.height, Math.ceil(y1));
   for (let y = ya; y < yb; y++) {
     for (let x = xa; x < xb; x++) {
-      if (exclude && x >= exclude.x && x < exclude.x + exclude.width && y >= exclude.y && y < exclude.y + exclude.height) continue;
       const i = (y * img.width + x) * 3;
       sum[0]! += LINEAR[img.data[i]!]!;
       sum[1]! += LINEAR[img.data[i + 1]!]!;
@@ -89,7 +86,6 @@ export async function observeFace(models: FaceModels, img: RgbImage, face: Detec
   const pose68 = estimatePose(landmarks);
   const eyes = await models.eyes.state(img, landmarks);
   const patch = skinPatch(landmarks);
-  const around: Box = { x: face.box.x - face.box.width * 0.3, y: face.box.y - face.box.height * 0.3, width: face.box.width * 1.6, height: face.box.height * 1.6 };
   const eyeCentre = (first: number): Point => {
     const idx = [0, 1, 2, 3, 4, 5].map((k) => first + k);
     return [idx.reduce((s, i) => s + landmarks[i]![0], 0) / 6, idx.reduce((s, i) => s + landmarks[i]![1], 0) / 6];
@@ -104,7 +100,8 @@ export async function observeFace(models: FaceModels, img: RgbImage, face: Detec
     ...(mesh ? { mesh, pose68 } : {}),
     eyes,
     skinRgb: meanLinear(img, patch.x, patch.y, patch.x + patch.width, patch.y + patch.height),
-    backgroundRgb: meanLinear(img, 0, 0, img.width, img.height, around),
+    // (A mean colour of the frame around the face was computed here for every frame and read by
+    // nothing: a full-frame pass per liveness frame, removed.)
     sharpness: laplacianVariance(img, face.box),
     eyeDistance: Math.hypot(re[0] - le[0], re[1] - le[1]),
   };

@@ -71,7 +71,12 @@ export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: num
   const plane = outW * outH;
   const { width: W, height: H, data } = img;
   const k = 1 / (n * n);
-  const src = layout.order === 'bgr' ? [2, 1, 0] : [0, 1, 2];
+  // Channel order and normalisation hoisted out of the pixel loop (no per-pixel array: this runs
+  // for every face crop of every liveness frame); the arithmetic per value is unchanged.
+  const bgr = layout.order === 'bgr';
+  const m0 = layout.mean[0]!, s0 = layout.std[0]!;
+  const m1 = layout.mean[1]!, s1 = layout.std[1]!;
+  const m2 = layout.mean[2]!, s2 = layout.std[2]!;
   for (let v = 0; v < outH; v++) {
     for (let u = 0; u < outW; u++) {
       let r = 0, g = 0, bl = 0;
@@ -93,10 +98,11 @@ export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: num
       }
       const i = v * outW + u;
       if (channels === 1) {
-        out[i] = ((0.299 * r + 0.587 * g + 0.114 * bl) * k - layout.mean[0]!) / layout.std[0]!;
+        out[i] = ((0.299 * r + 0.587 * g + 0.114 * bl) * k - m0) / s0;
       } else {
-        const rgb = [r * k, g * k, bl * k];
-        for (let ch = 0; ch < 3; ch++) out[ch * plane + i] = (rgb[src[ch]!]! - layout.mean[ch]!) / layout.std[ch]!;
+        out[i] = ((bgr ? bl : r) * k - m0) / s0;
+        out[plane + i] = (g * k - m1) / s1;
+        out[2 * plane + i] = ((bgr ? r : bl) * k - m2) / s2;
       }
     }
   }

@@ -39,11 +39,14 @@ export function apply(h: number[], [x, y]: Point): Point {
 export function warp(src: RawImage, toSource: number[], width: number, height: number, fill: number[] = [0, 0, 0]): RawImage {
   const { data, width: sw, height: sh, channels: ch } = src;
   const out = Buffer.alloc(width * height * ch);
+  // The matrix in locals and the sample offsets computed once per pixel, not per channel: this runs
+  // on every document photo of every Case (a critical-path step). Same arithmetic, same pixels.
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = toSource as [number, number, number, number, number, number, number, number, number];
   for (let v = 0; v < height; v++) {
     for (let u = 0; u < width; u++) {
-      const w = toSource[6]! * u + toSource[7]! * v + toSource[8]!;
-      const x = (toSource[0]! * u + toSource[1]! * v + toSource[2]!) / w;
-      const y = (toSource[3]! * u + toSource[4]! * v + toSource[5]!) / w;
+      const w = h6 * u + h7 * v + h8;
+      const x = (h0 * u + h1 * v + h2) / w;
+      const y = (h3 * u + h4 * v + h5) / w;
       const o = (v * width + u) * ch;
       if (x < 0 || y < 0 || x > sw - 1 || y > sh - 1) {
         for (let c = 0; c < ch; c++) out[o + c] = fill[c] ?? 0;
@@ -52,10 +55,11 @@ export function warp(src: RawImage, toSource: number[], width: number, height: n
       const x0 = Math.floor(x), y0 = Math.floor(y);
       const x1 = Math.min(x0 + 1, sw - 1), y1 = Math.min(y0 + 1, sh - 1);
       const fx = x - x0, fy = y - y0;
+      // Products keep their left-to-right order ((p × gx) × gy), so every rounding is as before.
+      const gx = 1 - fx, gy = 1 - fy;
+      const i00 = (y0 * sw + x0) * ch, i10 = (y0 * sw + x1) * ch, i01 = (y1 * sw + x0) * ch, i11 = (y1 * sw + x1) * ch;
       for (let c = 0; c < ch; c++) {
-        const p00 = data[(y0 * sw + x0) * ch + c]!, p10 = data[(y0 * sw + x1) * ch + c]!;
-        const p01 = data[(y1 * sw + x0) * ch + c]!, p11 = data[(y1 * sw + x1) * ch + c]!;
-        out[o + c] = Math.round(p00 * (1 - fx) * (1 - fy) + p10 * fx * (1 - fy) + p01 * (1 - fx) * fy + p11 * fx * fy);
+        out[o + c] = Math.round(data[i00 + c]! * gx * gy + data[i10 + c]! * fx * gy + data[i01 + c]! * gx * fy + data[i11 + c]! * fx * fy);
       }
     }
   }
