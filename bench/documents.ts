@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v4-noglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v4-noglyph|v4-weakglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -28,10 +28,12 @@ const SETTINGS = {
   // Experiment, not a released settings version: 2.1 plus per-band deskew.
   // Experiment, not a released settings version: 2.2 without the glyph reader's confirmations and votes.
   'v4-noglyph': { ...DOCUMENT_SETTINGS_V4, version: 'document-engine@2.2.0-noglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V4.scan!, glyphVote: false } },
+  // Experiment: 2.2 with glyph reads that vote and confirm but never veto a band (`scan.glyphWeak`).
+  'v4-weakglyph': { ...DOCUMENT_SETTINGS_V4, version: 'document-engine@2.2.0-weakglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V4.scan!, glyphWeak: true } },
   'v3-deskew': { ...DOCUMENT_SETTINGS_V3, version: 'document-engine@2.1.0+deskew (experiment)', scan: { ...DOCUMENT_SETTINGS_V3.scan!, retry: { ...DOCUMENT_SETTINGS_V3.scan!.retry!, deskew: true } } },
 } as const;
 const realSettings = SETTINGS[opt('settings', 'v3') as keyof typeof SETTINGS];
-if (!realSettings) throw new Error('--settings must be v2, v3, v4, v4-noglyph or v3-deskew');
+if (!realSettings) throw new Error('--settings must be v2, v3, v4, v4-noglyph, v4-weakglyph or v3-deskew');
 if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
   const realRows: RealRow[] = [];

@@ -68,6 +68,8 @@ export const ZDocumentEngineSettings = z.object({
     exactFlip: z.boolean().optional(),
     /** 2.2: the OCR-B glyph reader confirms and votes with tesseract's reads of a band. */
     glyphVote: z.boolean().optional(),
+    /** Experiment, in no released settings: glyph reads vote and confirm but never veto a band. */
+    glyphWeak: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */

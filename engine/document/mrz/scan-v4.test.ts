@@ -10,7 +10,8 @@ import { normalizeImage } from '../image/normalize.js';
 import { GlyphReader } from './glyphs.js';
 import { locateMrzBands, tiltedStacks, type TiltedLine } from './locate.js';
 import { repairLines } from './repair.js';
-import { bandCropper, resolveTwins } from './scan.js';
+import { parseMrz } from './parse.js';
+import { bandCropper, resolveTwins, statesKnown, voteReads, type Interpreted } from './scan.js';
 
 /**
  * Document engine 2.2 (`DOCUMENT_SETTINGS_V4`): band search at the angle of tilted MRZ-like line
@@ -78,10 +79,33 @@ describe('resolveTwins (glyph reads: O and 0 are one OCR-B glyph)', () => {
   it('picks the O/0 combination under which every check digit holds', () => {
     expect(resolveTwins([UK[0]!, UK[1]!.replace(/00$/, 'O0').replace('7077', '7O77')], 'TD3')).toEqual(UK);
   });
-  it('keeps names as letters and falls back to the digit where no combination holds', () => {
-    const r = resolveTwins(['P<GBRPUDARSAN<<HEN0RT<<<<<<<<<<<<<<<<<<<<<<<', '7O77979792GBR9505209M1704224<<<<<<<<<<<<<<<9'], 'TD3');
-    expect(r[0]).toBe('P<GBRPUDARSAN<<HENORT<<<<<<<<<<<<<<<<<<<<<<<');
+  it('falls back to the digit where no combination holds', () => {
+    const r = resolveTwins([UK[0]!, '7O77979792GBR9505209M1704224<<<<<<<<<<<<<<<9'], 'TD3');
     expect(r[1]!.startsWith('7077')).toBe(true);
+  });
+
+  it('returns every other character as read, unrepaired: a digit printed in a name stays a digit', () => {
+    // Russian internal passports print digits in names (`IM8REK`): the rule that names must have
+    // been printed as they stand needs the glyph read's own characters, not the type repair's `B`.
+    const lines = ['PNRUSIM8REK<<EVGENIQ<ALEKSANDROVI3<<<<<<<<<<', '11OO000000RUS8209120M<<<<<<<4041217292000<46'];
+    const r = resolveTwins(lines, 'TD3');
+    expect(r[0]).toBe(lines[0]);
+    expect(r[1]).toBe('1100000000RUS8209120M<<<<<<<4041217292000<46');
+  });
+});
+
+describe('voteReads with weak reads (experiment `glyphWeak`)', () => {
+  const UK = ['P<GBRPUDARSAN<<HENERT<<<<<<<<<<<<<<<<<<<<<<<', '7077979792GBR9505209M1704224<<<<<<<<<<<<<<00'];
+  const read = (lines: string[]): Interpreted => {
+    const parsed = parseMrz(lines, { extended: true });
+    return { format: 'TD3', lines, rawLines: lines, parsed, confidences: [0.9, 0.9], corrections: 0, valid: !!parsed?.checkDigitsValid && statesKnown(parsed), checksOk: parsed?.checks.filter((c) => c.ok).length ?? 0 };
+  };
+  it('a valid read with another name vetoes the vote, unless it is weak', () => {
+    const glyph = read([UK[0]!.replace('HENERT', 'HLNERT'), UK[1]!]);
+    expect(glyph.valid).toBe(true);
+    const pool = [read(UK), read(UK), glyph];
+    expect(voteReads(pool, statesKnown)).toBeNull();
+    expect(voteReads(pool, statesKnown, new Set([glyph]))?.lines).toEqual(UK);
   });
 });
 

@@ -58,6 +58,8 @@ export interface ScanOptions {
   tilt?: boolean;
   /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
   glyphVote?: boolean;
+  /** Experiment (no released settings): glyph reads vote and confirm but never veto (`voteReads`' `weak`). */
+  glyphWeak?: boolean;
   /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
   exactFlip?: boolean;
 }
@@ -176,22 +178,24 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
  */
 export function resolveTwins(lines: string[], format: MrzFormat): string[] {
   if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format])) return lines;
+  // Only the free O/0 positions change: everything else is returned as read, NOT type-repaired,
+  // because `interpret` keeps the read's own characters as `rawLines` and the confirmation rule
+  // for the characters no check digit covers (names) needs them as printed (`IM8REK` stays `8`).
   const typed = repairLines(lines, format);
   // Positions that take either: the type repair turns neither O into 0 nor 0 into O there.
   const free = (li: number, k: number) => ['O', '0'].every((c) => repairLines(typed.map((x, i) => (i === li ? x.slice(0, k) + c + x.slice(k + 1) : x)), format)[li]![k] === c);
   const at: [number, number][] = [];
   typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && free(li, k)) at.push([li, k]); });
-  const digits = typed.map((l, li) => [...l].map((c, k) => (at.some(([a, b]) => a === li && b === k) ? '0' : c)).join(''));
+  const put = (src: string[], pick: (j: number) => string) => src.map((l, li) => [...l].map((c, k) => { const j = at.findIndex(([a, b]) => a === li && b === k); return j < 0 ? c : pick(j); }).join(''));
+  const digits = put(lines, () => '0');
   if (!at.length || at.length > 8) return digits;
   let found: string[] | null = null;
   for (let mask = 0; mask < 1 << at.length; mask++) {
-    const trial = typed.map((l) => [...l]);
-    at.forEach(([li, k], j) => { trial[li]![k] = mask & (1 << j) ? '0' : 'O'; });
-    const ls = trial.map((t) => t.join(''));
-    const p = parseMrz(ls, { extended: true });
+    const pick = (j: number) => (mask & (1 << j) ? '0' : 'O');
+    const p = parseMrz(put(typed, pick), { extended: true });
     if (p && p.checkDigitsValid && p.structureErrors.length === 0) {
       if (found) return digits;
-      found = ls;
+      found = put(lines, pick);
     }
   }
   return found ?? digits;
@@ -353,7 +357,7 @@ function uncoveredMask(format: MrzFormat, kind: string): boolean[][] {
  * every check digit may have printed them differently. The result must then pass every check
  * digit and the structure rules.
  */
-export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
+export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => boolean, weak?: ReadonlySet<Interpreted>): Interpreted | null {
   if (reads.length < 2) return null;
   // The format most reads agree on.
   const byFormat = new Map<MrzFormat, Interpreted[]>();
@@ -370,7 +374,9 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
   const ranked = [...printed.entries()].sort((a, b) => b[1] - a[1]);
   if (ranked[0]![1] < 2 || (ranked[1] && ranked[1][1] === ranked[0]![1])) return null;
   const agreed = ranked[0]![0];
-  if (rs.some((r) => r.valid && key(r.rawLines) !== agreed)) return null;
+  // `weak` reads (2.2: the glyph reader's) vote and agree but never veto: their known misreads of
+  // real glyphs (E/L, 1/T) would otherwise turn every such band unreadable.
+  if (rs.some((r) => r.valid && !weak?.has(r) && key(r.rawLines) !== agreed)) return null;
   const source = rs.find((r) => key(r.rawLines) === agreed)!.rawLines;
   const lines: string[] = [];
   for (let li = 0; li < COUNTS[format]; li++) {
@@ -504,6 +510,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    */
   const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
+    // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
+    // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
+    // Experiment (`glyphWeak`, in no released settings): 2.2 as released lets a glyph read veto.
+    const weak = new Set(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []);
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
@@ -518,11 +528,13 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // Every read that passes its check digits must print the same lines: two versions that both
       // pass (offsetting misreads in one field, a shifted name line) leave the band unreadable.
       const versions = new Map<string, Interpreted[]>();
-      for (const x of pool) if (x.valid) versions.set(x.lines.join('|'), [...(versions.get(x.lines.join('|')) ?? []), x]);
+      for (const x of pool) if (x.valid && !weak.has(x)) versions.set(x.lines.join('|'), [...(versions.get(x.lines.join('|')) ?? []), x]);
       if (versions.size > 1) break;
+      // A weak read agreeing with the version confirms it like any other read.
+      for (const x of weak) if (x.valid && versions.has(x.lines.join('|'))) versions.get(x.lines.join('|'))!.push(x);
       const only = versions.size === 1 ? [...versions.values()][0]! : null;
       const confirmedValid = only && only.length >= 2 && only.some((x) => only.some((y) => y !== x && (asRead(x, x) || asRead(y, x)))) ? only[0] : undefined;
-      const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible) : null;
+      const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible, weak) : null;
       const voted = confirmedValid ?? (vote && (!only || vote.lines.join('|') === only[0]!.lines.join('|')) ? vote : null);
       if (voted) {
         return {
