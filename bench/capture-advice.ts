@@ -1,17 +1,17 @@
 /**
  * `npm run bench:capture-advice -- --real <dir> [--corpus <dir>]`: the hosted page's quick check
  * (engine/document/advice.ts) on real specimen photos and scans, against the full engine's MRZ
- * scan of the same image (document-engine 2.0). Prints, per split (tuning / HELD-OUT, the split of
+ * scan of the same image (document-engine 2.2, the current profile's; 2.0 before capture-advice 1.1). Prints, per split (tuning / HELD-OUT, the split of
  * bench/documents-real.ts): latency p50/p95, how often the quick check says the MRZ is missing or
  * unreadable on a photo the full engine reads (false alarms) and how often it warns on one the full
  * engine cannot read; then the same photos made blurry and cut off, and synthetic renders.
- * Nothing here sets a threshold: the settings are CAPTURE_ADVICE_V1.
+ * Nothing here sets a threshold: the settings are CAPTURE_ADVICE_V1_1.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { adviseCapture, CAPTURE_ADVICE_V1, type CaptureAdviceResult } from '../engine/document/advice.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, type MrzScan } from '../engine/document/index.js';
+import { adviseCapture, CAPTURE_ADVICE_V1_1, type CaptureAdviceResult } from '../engine/document/advice.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V4, type MrzScan } from '../engine/document/index.js';
 import { mrzWorker } from '../engine/document/ocr/workers.js';
 import { normalizeImage } from '../engine/document/image/normalize.js';
 import { isHeldOut, type RealTruth } from './documents-real.js';
@@ -22,8 +22,8 @@ const opt = (n: string) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`
 const realDir = path.resolve(opt('real') ?? '../shared/documents-real');
 const corpusDir = opt('corpus') ? path.resolve(opt('corpus')!) : undefined;
 
-const tess = mrzWorker(DOCUMENT_SETTINGS_V2.tessdata.mrzSha256);
-const engine = await createDocumentEngine(DOCUMENT_SETTINGS_V2);
+const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
+const engine = await createDocumentEngine(DOCUMENT_SETTINGS_V4);
 
 interface Row { file: string; set: string; variant: string; full?: { valid: boolean; exact: boolean; reason: string | null }; advice: CaptureAdviceResult; ms: number; cpuMs: number }
 const rows: Row[] = [];
@@ -32,9 +32,9 @@ async function advise(bytes: Buffer, expectMrz: boolean): Promise<{ advice: Capt
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   // No read timeout here: the bench measures what the check decides and how long it takes; the
-  // api's timeout (CAPTURE_ADVICE_V1.readTimeoutMs) would turn a slow read on a loaded machine
+  // api's timeout (CAPTURE_ADVICE_V1_1.readTimeoutMs) would turn a slow read on a loaded machine
   // into "not judged" and hide false alarms. Reads over that limit are counted instead.
-  const advice = await adviseCapture(bytes, expectMrz, tess, { ...CAPTURE_ADVICE_V1, readTimeoutMs: 120_000 });
+  const advice = await adviseCapture(bytes, expectMrz, tess, { ...CAPTURE_ADVICE_V1_1, readTimeoutMs: 120_000 });
   const c = process.cpuUsage(c0);
   return { advice, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
 }
@@ -42,7 +42,7 @@ async function advise(bytes: Buffer, expectMrz: boolean): Promise<{ advice: Capt
 /** Upright pixels (EXIF applied), so that the variants cut the picture the applicant saw. */
 async function variants(bytes: Buffer): Promise<Record<string, Buffer>> {
   // normalizeImage decodes the BMPs of the real set too, and applies EXIF orientation.
-  const img = await normalizeImage(bytes, { ...CAPTURE_ADVICE_V1, acceptBmp: true });
+  const img = await normalizeImage(bytes, { ...CAPTURE_ADVICE_V1_1, acceptBmp: true });
   const { width, height } = img;
   const up = await sharp(img.data, { raw: { width, height, channels: 3 } }).png().toBuffer();
   const sigma = Math.max(width, height) / 400; // the same apparent blur whatever the resolution
@@ -94,14 +94,14 @@ const mrzWarn = (r: Row) => has(r, 'mrz_not_found') || has(r, 'mrz_unreadable') 
 const anyWarn = (r: Row) => r.advice.issues.length > 0;
 
 const out: string[] = [];
-out.push(`# Capture advice (${CAPTURE_ADVICE_V1.version}) on real images (${realDir})`, '');
+out.push(`# Capture advice (${CAPTURE_ADVICE_V1_1.version}) on real images (${realDir})`, '');
 out.push('Latency is the whole quick check (decode, blur, band search, one or two reads) in this process; CPU counts every thread.', '');
 out.push('| set | photos | wall p50 | wall p95 | CPU p50 | CPU p95 | over the 2.5 s deadline (wall) | read stage over readTimeoutMs | full engine reads (valid) | MRZ warning (not found, unreadable, cut off) on a photo the full engine reads = false alarm | any advice on it | MRZ warning where the full engine does not read |');
 out.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 const summary = (label: string, rs: Row[]) => {
   if (!rs.length) return;
   const read = rs.filter((r) => r.full?.valid), unread = rs.filter((r) => !r.full?.valid);
-  out.push(`| ${label} | ${rs.length} | ${q(rs.map((r) => r.ms), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.ms), 0.95).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.95).toFixed(0)} ms | ${rs.filter((r) => r.ms > 2500).length} | ${rs.filter((r) => r.advice.timings.read > CAPTURE_ADVICE_V1.readTimeoutMs).length} | ${pct(read.length, rs.length)} | ${pct(read.filter(mrzWarn).length, read.length)} | ${pct(read.filter(anyWarn).length, read.length)} | ${pct(unread.filter(mrzWarn).length, unread.length)} |`);
+  out.push(`| ${label} | ${rs.length} | ${q(rs.map((r) => r.ms), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.ms), 0.95).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.95).toFixed(0)} ms | ${rs.filter((r) => r.ms > 2500).length} | ${rs.filter((r) => r.advice.timings.read > CAPTURE_ADVICE_V1_1.readTimeoutMs).length} | ${pct(read.length, rs.length)} | ${pct(read.filter(mrzWarn).length, read.length)} | ${pct(read.filter(anyWarn).length, read.length)} | ${pct(unread.filter(mrzWarn).length, unread.length)} |`);
 };
 const originals = rows.filter((r) => r.variant === 'original');
 summary('tuning', originals.filter((r) => r.set === 'tuning'));

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3] [--tuning-only]
- *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3]`:
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v4-noglyph|v4-weakglyph] [--tuning-only]
+ *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
  * unseen public specimen set (`npm run fetch-documents-real -- --set public`), reported apart;
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, type DocumentType } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, type DocumentType } from '../engine/document/index.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
@@ -24,12 +24,16 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen).
 const SETTINGS = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3,
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4,
   // Experiment, not a released settings version: 2.1 plus per-band deskew.
+  // Experiment, not a released settings version: 2.2 without the glyph reader's confirmations and votes.
+  'v4-noglyph': { ...DOCUMENT_SETTINGS_V4, version: 'document-engine@2.2.0-noglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V4.scan!, glyphVote: false } },
+  // Experiment: 2.2 with glyph reads that vote and confirm but never veto a band (`scan.glyphWeak`).
+  'v4-weakglyph': { ...DOCUMENT_SETTINGS_V4, version: 'document-engine@2.2.0-weakglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V4.scan!, glyphWeak: true } },
   'v3-deskew': { ...DOCUMENT_SETTINGS_V3, version: 'document-engine@2.1.0+deskew (experiment)', scan: { ...DOCUMENT_SETTINGS_V3.scan!, retry: { ...DOCUMENT_SETTINGS_V3.scan!.retry!, deskew: true } } },
 } as const;
 const realSettings = SETTINGS[opt('settings', 'v3') as keyof typeof SETTINGS];
-if (!realSettings) throw new Error('--settings must be v2, v3 or v3-deskew');
+if (!realSettings) throw new Error('--settings must be v2, v3, v4, v4-noglyph, v4-weakglyph or v3-deskew');
 if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
   const realRows: RealRow[] = [];
@@ -57,11 +61,11 @@ interface Row {
   ms: number; cpuMs: number; score: number | null; reader: string; attempts: number; ocrStatus: string; tplStatus: string; reasons: string[]; allFieldsOk: boolean;
 }
 
-// The synthetic corpus runs under `--synthetic-settings v1|v2|v3` (default v1, the settings its
-// published figures were measured with; v2/v3 add the 2.x scan in front of the template reader).
-const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3 } as const;
+// The synthetic corpus runs under `--synthetic-settings v1|v2|v3|v4` (default v1, the settings its
+// published figures were measured with; v2–v4 add the 2.x scan in front of the template reader).
+const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4 } as const;
 const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
-if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2 or v3');
+if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3 or v4');
 const engine = await createDocumentEngine(SYNTH[synthKey]);
 process.stdout.write(`synthetic corpus under ${SYNTH[synthKey]?.version ?? 'document-engine@1.0.0'}\n\n`);
 // Warm both workers so that the first document does not carry their start-up in its latency.

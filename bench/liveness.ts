@@ -11,22 +11,27 @@
  *
  * Then the held-out attack set (bench/liveness-attacks.json: real-time face-swap demos of
  * tools/faces/public/attack-videos.json and the real people driving them), reported on its own:
- * added after every threshold and design choice was fixed, never tuned on.
+ * added after every threshold and design choice was fixed, never tuned on. Each deepfake also runs
+ * "injected" (no screen light) twice: with no camera facts, and with the facts the hosted page would
+ * report for DeepFaceLive's documented route to a browser (OBS Virtual Camera: the label only,
+ * simulated). `capture_source` is otherwise not measurable on footage (it needs the page): it is
+ * measured in real Chromium by test/e2e/hosted-injection.test.ts.
  *
  * Then the v3 image signals' false alarms on real still faces (LFW photos of tuning identities),
  * then synthetic attacks.
  *
- * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only.
+ * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only;
+ * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { issueChallenge } from '../domain/liveness.js';
+import { issueChallenge, type TLivenessStep } from '../domain/liveness.js';
 import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
 import { attackSetCases, clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
@@ -34,7 +39,8 @@ import { screenFrame, skinToneFraction } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
-const settings = CURRENT_FACE_SETTINGS;
+// `--turn-identity`: the rejected v4 swap-consistency signal, for its figures (README "Liveness v4").
+const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : CURRENT_FACE_SETTINGS;
 const NOW = new Date('2026-11-21T12:00:00Z');
 const FPS = 10;
 const argv = process.argv.slice(2);
@@ -53,6 +59,13 @@ interface Result {
   set: 'labels' | 'attacks';
   /** Attack set only: the deepfake fed by a virtual camera (no screen light on it), a third pass with the colour signal. */
   injected?: boolean;
+  /**
+   * Injected pass only: the camera facts the hosted page would report for DeepFaceLive's documented
+   * streaming route (OBS Studio's window capture → OBS Virtual Camera): the device label only. Simulated.
+   */
+  facts?: boolean;
+  /** Attack set only: a pass whose challenge asks for the turns the engine itself found in the clip (turn_identity's measure). */
+  turns?: boolean;
   id: string;
   kind: string;
   held_out: boolean;
@@ -84,9 +97,10 @@ for (const { c, set: caseSet, seed } of all) {
       continue;
     }
   }
-  const passes = [{ colour: false, injected: false }, { colour: true, injected: false }, ...(c.kind === 'deepfake' ? [{ colour: true, injected: true }] : [])];
-  for (const { colour, injected } of passes) {
+  const passes = [{ colour: false, injected: false, facts: false }, { colour: true, injected: false, facts: false }, ...(c.kind === 'deepfake' ? [{ colour: true, injected: true, facts: false }, { colour: true, injected: true, facts: true }] : [])];
+  for (const { colour, injected, facts } of passes) {
     const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed, lightAttacks: !injected });
+    if (facts) capture[0] = { ...capture[0]!, meta: { ...capture[0]!.meta, source: { label: 'OBS Virtual Camera' } } };
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await evaluateLiveness(models, settings, { frames: capture, challenge: ch, now: new Date(NOW.getTime() + 30_000), options: { withoutIllumination: !colour } });
@@ -96,10 +110,28 @@ for (const { c, set: caseSet, seed } of all) {
     const events = ev.challenge?.events ?? [];
     const found = c.blinks_s.filter((t) => events.some((e) => e.step === 'blink' && t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300)).length;
     results.push({
-      set: caseSet, ...(injected ? { injected } : {}), id: c.id, kind: c.kind, held_out: c.held_out, colour, status: r.outcome.status, reasons: r.outcome.reasons,
+      set: caseSet, ...(injected ? { injected } : {}), ...(facts ? { facts } : {}), id: c.id, kind: c.kind, held_out: c.held_out, colour, status: r.outcome.status, reasons: r.outcome.reasons,
       steps: ev.challenge?.steps ?? [], events, dissenting: ev.attack?.dissenting ?? [],
       blinks: { labelled: c.blinks_s.length, found }, wall_ms: Math.round(wall), cpu_ms: Math.round((cpu.user + cpu.system) / 1000), evidence: r.outcome.evidence,
     });
+  }
+  // Attack set: the clips follow no challenge, so no turn is ever asked and turn_identity is never
+  // measured. Ask again for the turns the engine itself found (first turn each way after the
+  // straight look, from the colourless pass's events), without colour. Nothing chosen by eye.
+  if (caseSet === 'attacks' && settings.v2?.attack.minTurnIdentitySimilarity !== undefined) {
+    const first = results.find((r) => r.id === c.id && !r.colour && !r.injected)!;
+    const found: { step: TLivenessStep; motion_s: [number, number] }[] = [];
+    for (const e of first.events) {
+      if ((e.step !== 'turn_left' && e.step !== 'turn_right') || e.start_ms < c.neutral_s * 1000 + 500 || found.some((f) => f.step === e.step)) continue;
+      found.push({ step: e.step, motion_s: [e.start_ms / 1000, e.end_ms / 1000] });
+    }
+    if (found.length) {
+      const tc = { ...c, steps: found };
+      const { frames: capture, challenge: ch } = await labelledCapture(models, tc, { light: false, seed });
+      const r = await evaluateLiveness(models, settings, { frames: capture, challenge: ch, now: new Date(NOW.getTime() + 30_000), options: { withoutIllumination: true } });
+      const ev = r.outcome.evidence as { challenge?: { steps: { step: string; done: boolean }[] }; attack?: { dissenting: string[] } };
+      results.push({ set: caseSet, turns: true, id: c.id, kind: c.kind, held_out: c.held_out, colour: false, status: r.outcome.status, reasons: r.outcome.reasons, steps: ev.challenge?.steps ?? [], events: [], dissenting: ev.attack?.dissenting ?? [], blinks: { labelled: 0, found: 0 }, wall_ms: 0, cpu_ms: 0, evidence: r.outcome.evidence });
+    }
   }
 }
 
@@ -135,6 +167,10 @@ function report(title: string, rs: Result[]) {
     const sig = (r: Result) => (r.evidence as { attack?: { signals: { name: string; dissent: boolean | null }[] } }).attack?.signals ?? [];
     const attacks = set.filter((r) => r.kind !== 'genuine' && r.kind !== 'non_response');
     console.log(`  signal dissents — genuine (false alarms) / attacks: ${names.map((nm) => `${nm} ${genuine.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${genuine.length} | ${attacks.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length}/${attacks.length}`).join('; ')}`);
+    // Where a signal could not be measured (no turn done, no camera facts from a page) it neither dissents nor assents.
+    const measuredOn = (rs: Result[], nm: string) => rs.filter((r) => sig(r).some((x) => x.name === nm && x.dissent !== null)).length;
+    console.log(`  measured on — genuine / attacks: ${names.map((nm) => `${nm} ${measuredOn(genuine, nm)}/${genuine.length} | ${measuredOn(attacks, nm)}/${attacks.length}`).join('; ')}`);
+    console.log('  (capture_source needs the hosted page\'s camera facts, which footage has not: measured in real Chromium by test/e2e/hosted-injection.test.ts)');
     const fusedOnly = attacks.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length;
     const anyDissent = attacks.filter((r) => sig(r).some((x) => x.dissent)).length;
     console.log(`  attacks stopped by the attack signals alone (challenge aside): failed ${fusedOnly}/${attacks.length}, at least review ${anyDissent}/${attacks.length}`);
@@ -149,15 +185,36 @@ function report(title: string, rs: Result[]) {
 console.log(`# liveness bench (settings ${settings.version}), ${new Date().toISOString()}`);
 report('Real clips, tuning set', results.filter((r) => r.set === 'labels' && !r.held_out));
 report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.set === 'labels' && r.held_out));
-report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected));
+report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected && !r.turns));
 {
   // The same deepfakes fed by a virtual camera: no screen light reaches them (the colour signal's case).
-  const inj = results.filter((r) => r.injected);
-  if (inj.length) {
-    const sig = (r: Result) => (r.evidence as { attack?: { signals: { name: string; dissent: boolean | null }[] } }).attack?.signals ?? [];
-    console.log('\n### deepfakes injected by a virtual camera (no screen light), with the screen-colour signal');
+  const sig = (r: Result) => (r.evidence as { attack?: { signals: { name: string; dissent: boolean | null }[] } }).attack?.signals ?? [];
+  const variants: [string, Result[]][] = [
+    ['no camera facts (an own client, or a camera that reports nothing)', results.filter((r) => r.injected && !r.facts)],
+    ["with the camera facts of DeepFaceLive's documented route (OBS Virtual Camera; label simulated, no frame counts)", results.filter((r) => r.injected && r.facts)],
+  ];
+  for (const [what, inj] of variants) {
+    if (!inj.length) continue;
+    console.log(`\n### deepfakes injected by a virtual camera (no screen light), with the screen-colour signal; ${what}`);
     console.log(`APCER deepfake (passed): ${inj.filter((r) => r.status === 'passed').length}/${inj.length}; review ${inj.filter((r) => r.status === 'review').length}, failed ${inj.filter((r) => r.status === 'failed').length}`);
-    console.log(`  screen_colour dissents ${inj.filter((r) => sig(r).some((x) => x.name === 'screen_colour' && x.dissent)).length}/${inj.length}; stopped by the attack signals alone: failed ${inj.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length}/${inj.length}, at least review ${inj.filter((r) => sig(r).some((x) => x.dissent)).length}/${inj.length}`);
+    const by = (nm: string) => inj.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length;
+    const shown = ['screen_colour', 'capture_source', 'turn_identity'].filter((nm) => inj.some((r) => sig(r).some((x) => x.name === nm)));
+    console.log(`  dissents: ${shown.map((nm) => `${nm} ${by(nm)}/${inj.length}`).join(', ')}; stopped by the attack signals alone: failed ${inj.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length}/${inj.length}, at least review ${inj.filter((r) => sig(r).some((x) => x.dissent)).length}/${inj.length}`);
+  }
+}
+
+{
+  // turn_identity on the attack set: the turns each clip happens to contain, asked for afterwards.
+  const tp = results.filter((r) => r.turns);
+  if (tp.length) {
+    const ti = (r: Result) => ((r.evidence as { attack?: { signals: { name: string; dissent: boolean | null; value: number | null }[] } }).attack?.signals ?? []).find((x) => x.name === 'turn_identity');
+    console.log('\n### turn_identity on the attack set: the turns the engine found in each clip, asked for in a second challenge (without colour)');
+    for (const kind of ['deepfake', 'genuine']) {
+      const k = tp.filter((r) => r.kind === kind);
+      const measured = k.filter((r) => ti(r)?.dissent !== null && ti(r) !== undefined);
+      const vals = measured.map((r) => ti(r)!.value!).sort((a, b) => a - b);
+      console.log(`  ${kind === 'deepfake' ? 'deepfakes' : 'their drivers'}: a turn found in ${k.length}/22, measured (turn done in its slot) ${measured.length}, dissent ${measured.filter((r) => ti(r)!.dissent).length}; values ${vals.map((v) => v.toFixed(2)).join(' ')}`);
+    }
   }
 }
 

@@ -105,7 +105,8 @@ ${selfie ? html`<figure>${img(c, d.verification.id, selfie, t.selfie)}<figcaptio
     if (verdict && Array.isArray(verdict.steps)) special.push(html`<h4>${t.stepsPerformed}</h4>${evidenceValue(verdict.steps)}`);
     if (verdict && Array.isArray(verdict.events) && verdict.events.length) special.push(html`<h4>${t.movements}</h4>${evidenceValue(verdict.events)}`);
     const attack = (ev.attack ?? null) as { signals?: unknown } | null;
-    if (attack && Array.isArray(attack.signals)) special.push(html`<h4>${t.attackSignals}</h4>${evidenceValue((attack.signals as Record<string, unknown>[]).map((x) => ({ signal: x.name, dissent: x.dissent, value: x.value, threshold: x.threshold })))}`);
+    // `findings`: what made a signal with several tests dissent (v4 capture_source: label class, repeated frames).
+    if (attack && Array.isArray(attack.signals)) special.push(html`<h4>${t.attackSignals}</h4>${evidenceValue((attack.signals as Record<string, unknown>[]).map((x) => ({ signal: x.name, dissent: x.dissent, value: x.value, threshold: x.threshold, findings: (x.detail as { findings?: unknown } | undefined)?.findings ?? null })))}`);
   }
   // Per image: the signal summary here; the detectors' full measurements stay in the Evidence details.
   if (ch.check === 'authenticity' && Array.isArray(ev.images)) {

@@ -89,6 +89,37 @@ export const ZLivenessChallenge = z
   });
 export type TLivenessChallenge = z.infer<typeof ZLivenessChallenge>;
 
+/**
+ * Facts about the camera track as the hosted page saw it (sent with the first frame of a capture).
+ * Client-reported, so only evidence: a page under an attacker's control can lie, and the server
+ * never fails a capture on these alone. `label` is the device's name as the browser gives it; it
+ * can carry a person's name ("Ana's iPhone Camera"), so the server keeps only its class in the
+ * evidence (the upload's meta is erased with the Case like the frames).
+ */
+export const ZCaptureSource = z.object({
+  label: z.string().max(256),
+  /** `MediaStreamTrack.getSettings()`: scalar values only (frameRate, width, height, resizeMode, facingMode…). */
+  settings: z.record(z.string().max(64), z.union([z.string().max(128), z.number(), z.boolean()])).refine((r) => Object.keys(r).length <= 48, 'at most 48 settings').optional(),
+  /** `MediaStreamTrack.getCapabilities()`: the names the track exposes (exposureMode, focusMode, whiteBalanceMode…). */
+  capabilities: z.array(z.string().max(64)).max(64).optional(),
+  /** `enumerateDevices()`: how many devices of each kind. */
+  devices: z.object({ videoinput: z.number().int().min(0).max(64), audioinput: z.number().int().min(0).max(64), audiooutput: z.number().int().min(0).max(64) }).optional(),
+  /** Which `requestVideoFrameCallback` clock the intervals use: the camera's capture time, else the media time; absent: no callback in this browser. */
+  clock: z.enum(['capture', 'media']).optional(),
+});
+export type TCaptureSource = z.infer<typeof ZCaptureSource>;
+
+/** Camera frames the page was handed since the previous upload (`requestVideoFrameCallback`). */
+export const ZCameraFrames = z.object({
+  /** New camera frames presented to the page since the previous uploaded frame. */
+  presented: z.number().int().min(0).max(1000),
+  /** Of those, how many were pixel-identical to the camera frame before (on a 64 × 48 copy). */
+  duplicates: z.number().int().min(0).max(1000),
+  /** Intervals between consecutive camera frames, ms, by `ZCaptureSource.clock`. */
+  intervals_ms: z.array(z.number().min(0).max(10_000)).max(64),
+});
+export type TCameraFrames = z.infer<typeof ZCameraFrames>;
+
 /** Metadata of one `liveness_frame` upload (sent beside the image). */
 export const ZLivenessFrameMeta = z.object({
   nonce: z.string().regex(/^[0-9a-f]{32}$/),
@@ -96,6 +127,10 @@ export const ZLivenessFrameMeta = z.object({
   timestamp_ms: z.number().nonnegative(),
   /** The colour the page says it showed when the frame was taken; untrusted, cross-checked. */
   colour: ZScreenColour,
+  /** The camera track's facts (hosted page, first frame of a capture). Absent from older pages and other clients. */
+  source: ZCaptureSource.optional(),
+  /** The camera frames since the previous upload (hosted page, browsers with `requestVideoFrameCallback`). */
+  camera: ZCameraFrames.optional(),
 });
 export type TLivenessFrameMeta = z.infer<typeof ZLivenessFrameMeta>;
 

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CaptureAdvisor, TCaptureAdvice } from '../domain/capture-advice.js';
-import { CAPTURE_ADVICE_V1, type CaptureAdviceSettings } from './document/advice.js';
+import { CAPTURE_ADVICE_V1_1, type CaptureAdviceSettings } from './document/advice.js';
 import type { AdviceReply, AdviceRequest, AdviceWorkerData } from './document/advice-worker.js';
 import { DOCUMENT_SETTINGS_V2 } from './document/settings.js';
 import type { LivePreviewer, TLivePreview } from '../domain/live-preview.js';
@@ -24,7 +24,7 @@ export interface CaptureAdvisorOptions {
 }
 
 export function createCaptureAdvisor(opts: CaptureAdvisorOptions = {}): CaptureAdvisor & { warm(): Promise<boolean> } {
-  const s = opts.settings ?? CAPTURE_ADVICE_V1;
+  const s = opts.settings ?? CAPTURE_ADVICE_V1_1;
   const deadlineMs = opts.deadlineMs ?? 2500;
   const maxInFlight = opts.maxInFlight ?? 2;
   const unavailable = (ms: number): TCaptureAdvice => ({ status: 'unavailable', issues: [], retake_suggested: false, version: s.version, ms });

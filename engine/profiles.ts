@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, type DocumentEngineSettings } from './document/index.js';
-import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, type FaceEngineSettings } from './faces/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, type FaceEngineSettings } from './faces/index.js';
 
 /**
  * Released engine profiles: every setting, threshold and model hash a Case's checks ran with.
@@ -36,6 +36,11 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // way up and a vote over check-digit-covered characters, with all valid reads required to agree; broken check
   // digits flagged again). Faces and authenticity as ep-2026.11-6.
   'ep-2026.11-7': { id: 'ep-2026.11-7', document: DOCUMENT_SETTINGS_V3, faces: FACE_SETTINGS_V3, authenticity: AUTHENTICITY_SETTINGS_V6 },
+  // Issues 12 and 14 continued: document engine 2.2 (band search also at the angle of a stack of long tilted lines;
+  // the 180° read turns the band itself; the OCR-B glyph reader confirms and votes with tesseract; read budget 7) and
+  // faces v4 (injection / virtual-camera evidence from the hosted page's camera facts fused into liveness as one more
+  // signal, capture_source; turn identity). Authenticity as ep-2026.11-7.
+  'ep-2026.11-8': { id: 'ep-2026.11-8', document: DOCUMENT_SETTINGS_V4, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V6 },
 };
 
 export function engineProfile(id: string): EngineProfile {

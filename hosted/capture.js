@@ -145,6 +145,88 @@ function guideUntilReady(maxMs, preview) {
 }
 const GUIDANCE_MAX_MS = 8000;
 
+// ---- the camera track's facts, for the server's injection evidence (liveness v4 `capture_source`) ----
+// A real-time face swap reaches the page as a virtual camera: a software device name, no sensor
+// controls, and whenever the swap falls behind, a repeat of its last picture (a sensor's noise makes
+// every real frame differ). The page reports what it sees; the server judges, and never on these alone.
+async function cameraFacts(track) {
+  const facts = { label: String(track.label || '').slice(0, 256) };
+  const settings = {};
+  const raw = track.getSettings ? track.getSettings() : {};
+  for (const [k, v] of Object.entries(raw)) {
+    // deviceId/groupId are per-origin identifiers the server has no use for.
+    if (k === 'deviceId' || k === 'groupId') continue;
+    if (typeof v === 'number' || typeof v === 'boolean') settings[k] = v;
+    else if (typeof v === 'string') settings[k] = v.slice(0, 128);
+  }
+  facts.settings = settings;
+  if (track.getCapabilities) facts.capabilities = Object.keys(track.getCapabilities()).slice(0, 64);
+  try {
+    const devices = await navigator.mediaDevices.enumerateDevices();
+    const count = (kind) => Math.min(64, devices.filter((d) => d.kind === kind).length);
+    facts.devices = { videoinput: count('videoinput'), audioinput: count('audioinput'), audiooutput: count('audiooutput') };
+  } catch { /* not available: the facts go without */ }
+  return facts;
+}
+
+/**
+ * Every camera frame the browser hands the video element (requestVideoFrameCallback): how many,
+ * how many were pixel-identical to the one before on a 64x48 copy, and their intervals by the
+ * camera's capture clock (else the media clock). `take()` returns what came since the last call.
+ */
+function createCameraWatch() {
+  const supported = typeof HTMLVideoElement !== 'undefined' && 'requestVideoFrameCallback' in HTMLVideoElement.prototype;
+  const small = document.createElement('canvas');
+  small.width = 64;
+  small.height = 48;
+  const sctx = small.getContext('2d', { willReadFrequently: true });
+  let running = false, prev = null, lastT = null, lastCount = null, clock = null;
+  let presented = 0, duplicates = 0, intervals = [];
+  const onFrame = (_now, md) => {
+    if (!running) return;
+    const hasCapture = typeof md.captureTime === 'number' && md.captureTime > 0;
+    if (!clock) clock = hasCapture ? 'capture' : 'media';
+    const t = clock === 'capture' && hasCapture ? md.captureTime : md.mediaTime * 1000;
+    // An interval only between frames the page saw back to back (presentedFrames +1).
+    if (lastT !== null && lastCount !== null && md.presentedFrames === lastCount + 1 && t > lastT) intervals.push(Math.round((t - lastT) * 10) / 10);
+    sctx.drawImage(video, 0, 0, small.width, small.height);
+    const px = sctx.getImageData(0, 0, small.width, small.height).data;
+    if (prev) {
+      let same = true;
+      for (let i = 0; i < px.length; i++) if (px[i] !== prev[i]) { same = false; break; }
+      if (same) duplicates++;
+    }
+    presented++;
+    prev = px;
+    lastT = t;
+    lastCount = md.presentedFrames;
+    video.requestVideoFrameCallback(onFrame);
+  };
+  return {
+    supported,
+    clock: () => clock,
+    start() { if (supported && !running) { running = true; video.requestVideoFrameCallback(onFrame); } },
+    stop() { running = false; },
+    take() {
+      if (!supported) return undefined;
+      // The schema caps counts at 1000 (a long guidance period at 60 fps): scale both alike.
+      const k = presented > 1000 ? 1000 / presented : 1;
+      const out = { presented: Math.round(presented * k), duplicates: Math.round(duplicates * k), intervals_ms: intervals.slice(-64) };
+      presented = 0; duplicates = 0; intervals = [];
+      return out;
+    },
+  };
+}
+
+/** The first frame's meta with the facts, trimmed to the upload form's 4 KiB field limit. */
+function withFacts(meta, facts, clock) {
+  const out = { ...meta, source: { ...facts, ...(clock ? { clock } : {}) } };
+  if (JSON.stringify(out).length > 3800) delete out.source.capabilities;
+  if (JSON.stringify(out).length > 3800) delete out.source.settings;
+  if (JSON.stringify(out).length > 3800 && out.camera) out.camera.intervals_ms = [];
+  return out;
+}
+
 const RGB = { red: 'rgb(255,0,0)', green: 'rgb(0,255,0)', blue: 'rgb(0,0,255)', yellow: 'rgb(255,255,0)', magenta: 'rgb(255,0,255)', cyan: 'rgb(0,255,255)' };
 
 async function recordLiveness() {
@@ -158,11 +240,14 @@ async function recordLiveness() {
   startButton.disabled = true;
   livenessDone = false;
   const preview = createPreviewLoop();
+  const cameraWatch = createCameraWatch();
   try {
     // Guidance first: the challenge's clock (and its deadline) start only once the applicant is ready.
+    const facts = await cameraFacts(stream.getVideoTracks()[0]);
     video.srcObject = stream;
     video.hidden = false;
     await video.play();
+    cameraWatch.start();
     preview.start();
     await guideUntilReady(GUIDANCE_MAX_MS, preview);
     guidanceEl.hidden = true;
@@ -199,7 +284,10 @@ async function recordLiveness() {
           if (hint) stepHint.dataset.hint = hint; else delete stepHint.dataset.hint;
         }
         ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
-        const meta = { nonce: challenge.nonce, timestamp_ms: t, colour };
+        const camera = cameraWatch.take();
+        const plain = { nonce: challenge.nonce, timestamp_ms: t, colour, ...(camera ? { camera } : {}) };
+        // The first frame carries the track's facts; each frame the camera frames since the one before.
+        const meta = n === 0 ? withFacts(plain, facts, cameraWatch.clock()) : plain;
         const name = `frame-${String(n++).padStart(3, '0')}.jpg`;
         canvas.toBlob((blob) => {
           if (blob) pending.push(upload('liveness_frame', blob, name, meta).catch((p) => failures.push(p)));
@@ -222,6 +310,7 @@ async function recordLiveness() {
     say(liveStatus, (problem && problem.detail) || strings.failed, true);
   } finally {
     preview.stop();
+    cameraWatch.stop();
     stepHint.hidden = true;
     delete stepHint.dataset.hint;
     stream.getTracks().forEach((track) => track.stop());

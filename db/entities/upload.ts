@@ -14,7 +14,12 @@ export const Upload = defineEntity({
     mime: p.string().length(40),
     width: p.integer(),
     height: p.integer(),
-    /** PII-free capture metadata, e.g. a liveness frame's timestamp, colour and nonce. */
+    /**
+     * Capture metadata, e.g. a liveness frame's timestamp, colour and nonce. One exception to
+     * "no PII": the first liveness frame's camera facts carry the device label, which can name
+     * its owner; like the frames it is Case data (reviewers of the Case, erased with it) and never
+     * goes into check evidence, logs or webhooks (the engine keeps only the label's class).
+     */
     meta: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime(),
   },

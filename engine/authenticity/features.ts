@@ -13,6 +13,7 @@ import { shiftedGridLattice, type ShiftedGridResult } from './forensics/shifted-
 import { spectralFeatures, type SpectralFeatures } from './forensics/spectral.js';
 import { TILE_FEATURE_NAMES, tileMaps, type TileMaps } from './forensics/tile-maps.js';
 import { DQL_FEATURE_NAMES, dqLikelihood, type DqLikelihood } from './forensics/dq-likelihood.js';
+import { GRID_TILE_FEATURE_NAMES, gridTiles, type GridTiles } from './forensics/grid-tiles.js';
 import type { QuantizationFingerprint } from './metadata/quantization.js';
 import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from './zones.js';
 
@@ -108,6 +109,7 @@ export const FEATURE_NAMES = [
   ...SHIFTED_GRID_FEATURES,
   ...TILE32_FEATURE_NAMES,
   ...CHROMA_DQL_FEATURE_NAMES,
+  ...GRID_TILE_FEATURE_NAMES,
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 /** v3 (settings v5) adds the within-image tile maps (forensics/tile-maps.ts). */
@@ -115,8 +117,10 @@ export const FEATURE_SETS = {
   v1: FEATURE_NAMES_V1.length,
   v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length,
   v3: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length + TILE_FEATURE_NAMES.length,
-  v4: FEATURE_NAMES.length - CHROMA_DQL_FEATURE_NAMES.length,
-  v5: FEATURE_NAMES.length,
+  v4: FEATURE_NAMES.length - CHROMA_DQL_FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length,
+  v5: FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length,
+  /** Feature set v6 (settings v8): v5 plus the per-tile non-aligned grid search (forensics/grid-tiles.ts). */
+  v6: FEATURE_NAMES.length,
 } as const;
 export type FeatureSet = keyof typeof FEATURE_SETS;
 
@@ -132,6 +136,8 @@ export interface ForensicParts {
   tiles32: TileMaps | null;
   /** Feature set v5 (settings v7): the likelihood on the Cb and Cr planes; null before. */
   chromaDq: ChromaDq | null;
+  /** Feature set v6 (settings v8): per-tile non-aligned double-JPEG search; null before. */
+  gridTiles: GridTiles | null;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -157,7 +163,7 @@ export async function extractFeatures(
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
   coefficients: LumaCoefficients | null = null,
-  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean; chroma?: ComponentCoefficients[] | null } = {},
+  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean; chroma?: ComponentCoefficients[] | null; gridTiles?: boolean } = {},
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -216,6 +222,9 @@ export async function extractFeatures(
     ? tileMaps(luma, native.width, native.height, noise, ela.elaPerTexture, ela.gradient, image.format === 'jpeg' ? coefficients : null, native, 32)
     : null;
   const chromaDq = options.chroma !== undefined ? chromaLikelihood(image.format === 'jpeg' ? options.chroma : null, native) : null;
+  // A PNG/WebP has no earlier JPEG grid of its own to compare with: the search still runs (a
+  // pasted JPEG region keeps its lattice), but the model never judges those formats anyway.
+  const gt = options.gridTiles ? gridTiles(luma, native.width, native.height) : null;
 
   const values: number[] = [
     (quantization?.lumaQuality ?? 100) / 100,
@@ -277,6 +286,7 @@ export async function extractFeatures(
     ...(options.v4 && shifted?.available ? [shifted.best, shifted.gap, shifted.agreement] : [0, 0, 0]),
     ...(tiles32 ? tiles32.features : TILE32_FEATURE_NAMES.map(() => 0)),
     ...(chromaDq ? [...chromaDq.cb.features, ...chromaDq.cr.features] : CHROMA_DQL_FEATURE_NAMES.map(() => 0)),
+    ...(gt ? gt.features : GRID_TILE_FEATURE_NAMES.map(() => 0)),
   ];
   if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
   const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));
@@ -290,6 +300,7 @@ export async function extractFeatures(
       dqLikelihood: dql,
       tiles32,
       chromaDq,
+      gridTiles: gt,
       grid,
       copyMove,
       spectral,

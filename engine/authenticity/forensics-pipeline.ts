@@ -32,8 +32,9 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
     settings,
   );
   const lumaTable = lumaTableOf(metadata.structure.quantTables)?.values ?? null;
-  // Feature set v5 reads the chroma planes too (one pass; its luma plane is readLumaCoefficients').
-  const v5 = settings.featureSet === 'v5';
+  // Feature sets v5 and v6 read the chroma planes too (one pass; its luma plane is readLumaCoefficients').
+  const v6 = settings.featureSet === 'v6';
+  const v5 = settings.featureSet === 'v5' || v6;
   const all = v5 && image.format === 'jpeg' ? readAllCoefficients(input.bytes) : null;
   const coefficients = image.format === 'jpeg' ? (v5 ? (all?.[0] ?? null) : readLumaCoefficients(input.bytes)) : null;
   const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients, {
@@ -41,6 +42,7 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
     tiles: settings.featureSet === 'v3' || settings.featureSet === 'v4' || v5,
     v4: settings.featureSet === 'v4' || v5,
     ...(v5 ? { chroma: all } : {}),
+    gridTiles: v6,
   });
   return { image, metadata, features };
 }

@@ -3,6 +3,7 @@ import type { TCheckOutcome } from '../../domain/checks.js';
 import { decide, modelSignal, round3 } from './decide.js';
 import { AuthenticityError } from './errors.js';
 import { runForensics } from './forensics-pipeline.js';
+import { GRID_TILE_PX } from './forensics/grid-tiles.js';
 import { loadClassifier, type Classifier } from './model/classifier.js';
 import { DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 import { signal, type Signal } from './signals.js';
@@ -119,8 +120,19 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
         }));
       };
       const chromaOnce = parts.chromaDq ? { cb: chromaRegions('cb'), cr: chromaRegions('cr') } : null;
-      if (model?.signal && (regions.length || onceCompressed.length || chromaOnce?.cb.length || chromaOnce?.cr.length) && model.signal.code === 'tampering_suspected') {
-        model.signal.evidence.regions = [...onceCompressed, ...(chromaOnce?.cb ?? []), ...(chromaOnce?.cr ?? []), ...regions].flatMap((r) => [r.x, r.y, r.width, r.height]);
+      // Feature set v6: 128-px tiles that agree on one earlier 8×8 grid other than the file's own
+      // (a region pasted from another JPEG, or a crop between two saves), in the stored frame.
+      const foreignGrid = (parts.gridTiles?.boxes ?? []).map((b) => ({
+        x: b.x + image.native.left,
+        y: b.y + image.native.top,
+        width: b.width,
+        height: b.height,
+        grid_phase: b.phase,
+        lattice_z: round3(b.score),
+        tiles: b.tiles,
+      }));
+      if (model?.signal && (regions.length || onceCompressed.length || chromaOnce?.cb.length || chromaOnce?.cr.length || foreignGrid.length) && model.signal.code === 'tampering_suspected') {
+        model.signal.evidence.regions = [...onceCompressed, ...foreignGrid, ...(chromaOnce?.cb ?? []), ...(chromaOnce?.cr ?? []), ...regions].flatMap((r) => [r.x, r.y, r.width, r.height]);
       }
       if (model?.signal) signals.push(model.signal);
       if (!modelApplies) signals.push(signal('not_camera_jpeg', 'weak', 'metadata', { format: image.format }));
@@ -203,6 +215,18 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
                     map_tile_px: 32 * parts.chromaDq.scale[0],
                     cb: { available: parts.chromaDq.cb.available, frequencies: parts.chromaDq.cb.selected, once_compressed_regions: chromaOnce.cb },
                     cr: { available: parts.chromaDq.cr.available, frequencies: parts.chromaDq.cr.selected, once_compressed_regions: chromaOnce.cr },
+                  },
+                }
+              : {}),
+            ...(parts.gridTiles
+              ? {
+                  // Feature set v6: per-tile search for an earlier grid; each region is a cluster of
+                  // tiles whose decoded DCT coefficients sit on one lattice at one foreign phase.
+                  foreign_grid_tiles: {
+                    available: parts.gridTiles.available,
+                    tile_px: GRID_TILE_PX,
+                    most_flagged_phase: parts.gridTiles.modePhase,
+                    regions: foreignGrid,
                   },
                 }
               : {}),

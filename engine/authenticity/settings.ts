@@ -8,7 +8,7 @@ import { TABLE_FAMILIES } from './metadata/table-families.js';
 export const ZAuthenticitySettings = z.object({
   version: z.string().min(1),
   /** Which prefix of the feature vector the model reads (features.ts FEATURE_SETS); absent = v1. */
-  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5']).default('v1'),
+  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5', 'v6']).default('v1'),
   /** Directory holding the model file; defaults to this package's `model/` folder. */
   modelDir: z.string().optional(),
   model: z.object({

@@ -34,6 +34,12 @@ export interface CaptureAdviceSettings {
    * (beyond the band search's own 1.2-line-height padding) is reported as cut off.
    */
   edgeLineHeights: number;
+  /**
+   * 1.1: the 180° read cuts the band and then turns it. 1.0 turned the whole photo first (sharp
+   * applies a rotation before an extract in one pipeline) and so read the mirrored region: an
+   * upside-down MRZ was called unreadable (document-engine 2.2 `scan.exactFlip`, the same bug).
+   */
+  exactFlip?: boolean;
 }
 
 /**
@@ -55,6 +61,9 @@ export const CAPTURE_ADVICE_V1: CaptureAdviceSettings = {
   readTimeoutMs: 1500,
   edgeLineHeights: 0.1,
 };
+
+/** capture-advice 1.1 (current): 1.0 with the 180° read of the band itself; nothing else changed. */
+export const CAPTURE_ADVICE_V1_1: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1, version: 'capture-advice@1.1.0', exactFlip: true };
 
 export interface CaptureAdviceResult {
   issues: TCaptureIssue[];
@@ -109,7 +118,7 @@ export function edgeGap(b: MrzBand, w: number, h: number): number {
   return Math.max(0, gap) / b.lineHeight;
 }
 
-export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract: OcrWorker, s: CaptureAdviceSettings = CAPTURE_ADVICE_V1): Promise<CaptureAdviceResult> {
+export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract: OcrWorker, s: CaptureAdviceSettings = CAPTURE_ADVICE_V1_1): Promise<CaptureAdviceResult> {
   const timings = { decode: 0, sharpness: 0, locate: 0, read: 0 };
   const metrics: CaptureAdviceResult['metrics'] = { sharpness: 0, mrzBands: null, mrzChecks: null, mrzReads: 0, mrzReadTimedOut: false, mrzEdgeGap: null };
   let t = performance.now();
@@ -140,7 +149,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
 
   // One read upright; a second, turned 180°, only when the first makes no sense (scan.ts's rule:
   // a read with half its check digits right was the right way up).
-  const crop = bandCropper(img, s.lineHeightPx);
+  const crop = bandCropper(img, s.lineHeightPx, false, false, !!s.exactFlip);
   let readable = false;
   let timedOut = false;
   for (const flipped of [false, true]) {

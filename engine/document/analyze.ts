@@ -116,8 +116,9 @@ async function sideImage(bytes: Buffer, t: DocumentTemplate, s: TDocumentEngineS
 }
 
 /** 2.x: the MRZ found anywhere in the uploaded photo, in the shape the rest of the analysis expects. */
-async function scannedMrz(img: WorkingImage, t: DocumentTemplate, s: TDocumentEngineSettings, mrz: OcrWorker): Promise<{ read: MrzRead; scan: MrzScan }> {
-  const scan = await scanMrz(img, { tesseract: mrz }, { ...s.scan!, timeoutMs: s.ocr.mrzTimeoutMs, plausible: (p) => plausibleMrz(t, p) });
+async function scannedMrz(img: WorkingImage, t: DocumentTemplate, s: TDocumentEngineSettings, mrz: OcrWorker, glyph?: GlyphReader): Promise<{ read: MrzRead; scan: MrzScan }> {
+  // 2.2 (`glyphVote`): the OCR-B glyph reader confirms and votes with tesseract's reads.
+  const scan = await scanMrz(img, { tesseract: mrz, glyph: s.scan!.glyphVote ? glyph : undefined }, { ...s.scan!, timeoutMs: s.ocr.mrzTimeoutMs, plausible: (p) => plausibleMrz(t, p) });
   const read: MrzRead = {
     parsed: scan.parsed, valid: scan.valid,
     // Unconfirmed reads are never trusted; a misprinted check digit confirmed by two reads is evidence.
@@ -187,7 +188,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   captionsRead.catch(() => undefined);
   try {
     [mrzRead, visual] = await Promise.all([
-      s.scan ? scannedMrz(mrzSide.working, template, s, workers.mrz).then(async (r) => {
+      s.scan ? scannedMrz(mrzSide.working, template, s, workers.mrz, s.scan.glyphVote ? await workers.glyph() : undefined).then(async (r) => {
         scan = r.scan;
         if (r.read.valid) return r.read;
         // Not found or not confirmed anywhere in the frame: the 1.x reader on the template's band of

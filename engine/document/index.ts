@@ -9,7 +9,7 @@ import { resolveSettings, type DocumentEngineSettings, type TDocumentEngineSetti
 export type { AnalyzeInput, AnalyzeResult, Extracted, DocumentType } from './analyze.js';
 export type { MrzScan, MrzReason } from './mrz/scan.js';
 export type { QualityAdvice, QualityIssue, QualityOptions } from './quality.js';
-export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
+export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 export { DocumentEngineError, type ModelStamp } from './ocr/workers.js';
 
 export interface DocumentEngine {
@@ -66,7 +66,8 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
     scanMrz: async (image) => {
       if (!settings.scan) throw new DocumentEngineError('scan_unavailable', `${settings.version} has no MRZ scan`);
       const img = await normalizeImage(image, { ...settings, acceptBmp: settings.scan.acceptBmp });
-      return scanMrz(img, { tesseract: workers.mrz }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
+      const glyphReader = settings.scan.glyphVote ? await workers.glyph() : undefined;
+      return scanMrz(img, { tesseract: workers.mrz, glyph: glyphReader }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
     },
     close: async () => {
       await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close())]);

@@ -62,6 +62,14 @@ export const ZDocumentEngineSettings = z.object({
      * nothing. `knownStates`: issuing state and nationality must be ICAO codes. `deskew`: per-band
      * text angle (measured, off).
      */
+    /** 2.2: search again at the angle of stacks of long lines tilted off the frame's text angle (perspective, a second page). */
+    tilt: z.boolean().optional(),
+    /** 2.2: the 180° read turns the band's own crop (2.0/2.1 cut the mirrored region of the frame). */
+    exactFlip: z.boolean().optional(),
+    /** 2.2: the OCR-B glyph reader confirms and votes with tesseract's reads of a band. */
+    glyphVote: z.boolean().optional(),
+    /** Experiment, in no released settings: glyph reads vote and confirm but never veto a band. */
+    glyphWeak: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -111,6 +119,16 @@ export const DOCUMENT_SETTINGS_V3: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V2,
   version: 'document-engine@2.1.0',
   scan: { ...DOCUMENT_SETTINGS_V2.scan!, maxReads: 12, retry: { primary: 'grey', flatWhenEmpty: true, variants: ['flat', 'thin', 'tall'], vote: true, knownStates: true } },
+};
+
+/**
+ * document-engine 2.2 (engine profile ep-2026.11-8): see engine/document/README.md "Document engine 2.2".
+ * Every 2.1 value is kept; `scan.tilt` is new.
+ */
+export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V3,
+  version: 'document-engine@2.2.0',
+  scan: { ...DOCUMENT_SETTINGS_V3.scan!, maxReads: 7, tilt: true, exactFlip: true, glyphVote: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

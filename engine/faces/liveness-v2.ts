@@ -5,6 +5,7 @@ import { analyseFrame, type FaceObservation } from './frame-analysis.js';
 import { median, quantile } from './geometry.js';
 import { scoreIllumination } from './illumination.js';
 import { decodeImage, type RgbImage } from './image.js';
+import { captureSourceSignal } from './injection.js';
 import type { LivenessInput } from './liveness.js';
 import type { FaceModels } from './models-bundle.js';
 import { noseParallax } from './parallax.js';
@@ -372,6 +373,22 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   for (const f of idFrames) emb.push(await models.recognizer.embed(f.img, f.face.fivePoints));
   let minSim = 1;
   for (let i = 0; i < emb.length; i++) for (let j = i + 1; j < emb.length; j++) minSim = Math.min(minSim, cosineSimilarity(emb[i]!, emb[j]!));
+  // v4: the person at each turn's peak is the person looking straight (a swap's face model fails
+  // or snaps back to its driver towards profile). Best match over the frontal embeddings.
+  if (a.minTurnIdentitySimilarity !== undefined) {
+    const perTurn: { step: string; yaw: number | null; similarity: number | null }[] = [];
+    for (const m of turns) {
+      const ev = moves.find((e) => e.startMs === m.at_ms && e.step === m.step)!;
+      const peak = frames[ev.peakIndex]!;
+      const e = await models.recognizer.embed(peak.img, peak.face.fivePoints);
+      const best = emb.length ? Math.max(...emb.map((r) => cosineSimilarity(e, r))) : Number.NaN;
+      perTurn.push({ step: m.step, yaw: round(peak.face.pose.yaw - neutral.yaw, 1), similarity: round(best) });
+    }
+    const vals = perTurn.map((t) => t.similarity).filter((x): x is number => x !== null);
+    const minTurn = vals.length ? Math.min(...vals) : null;
+    signals.push({ name: 'turn_identity', dissent: minTurn === null ? null : minTurn < a.minTurnIdentitySimilarity, value: minTurn, threshold: a.minTurnIdentitySimilarity, detail: { turns: perTurn } });
+  }
+
   signals.push({ name: 'identity_drift', dissent: emb.length >= 2 ? minSim < a.minIdentitySimilarity : null, value: emb.length >= 2 ? round(minSim) : null, threshold: a.minIdentitySimilarity, detail: { frames: emb.length } });
 
   const illum = scoreIllumination(
@@ -387,6 +404,13 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     threshold: settings.illumination.minCorrelation,
     detail: { frames: illum.frames, lag_frames: illum.lagFrames, claimed_colour_mismatch: round(illum.claimedMismatch), set_aside: Boolean(input.options?.withoutIllumination) },
   });
+
+  // v4: what the page reported about its camera (virtual-camera label, repeated frames). Client
+  // facts: one signal among the others, never a decision alone; not reported → not measured.
+  if (a.injection) {
+    const cs = captureSourceSignal(input.frames.map((f) => f.meta), a.injection);
+    signals.push({ name: 'capture_source', dissent: cs.dissent, value: cs.value, threshold: a.injection.maxDuplicateShare, detail: cs.detail });
+  }
 
   // --- Fusion: none decides alone ---
   const measured = signals.filter((x) => x.dissent !== null);

@@ -62,6 +62,29 @@ export const ZLivenessV2Settings = z.object({
     minSkinToneFraction: z.number().min(0).max(1).optional(),
     /** v3: frames spread over the capture on which the skin-tone gamut is measured (median). */
     skinToneFrames: z.number().int().min(1).optional(),
+    /**
+     * v4: the face at each done turn's peak against the straight-looking frames (best cosine): a
+     * real-time swap drifts or snaps back to its driver in profile. Dissents below this. Absent: not computed.
+     */
+    minTurnIdentitySimilarity: z.number().min(-1).max(1).optional(),
+    /**
+     * v4 (faces-2026.11.4): injection / virtual-camera evidence from the hosted page's camera facts
+     * (`injection.ts`, signal `capture_source`). Absent: signal not computed.
+     */
+    injection: z
+      .object({
+        /** Device-label families of camera software (or capture hardware) that can feed any picture (case-insensitive regular expressions). */
+        virtualLabels: z.record(z.string(), z.string().min(1)),
+        /** Browsers' own test devices (the fake camera of a headless test run). */
+        browserFakeLabels: z.record(z.string(), z.string().min(1)),
+        /** Capability names that only a camera with a sensor behind it exposes (reported, not judged). */
+        sensorControls: z.array(z.string().min(1)),
+        /** Repeated camera frames: dissent at this share of the new frames... */
+        maxDuplicateShare: z.number().min(0).max(1),
+        /** ...and at least this many (one or two can be a browser glitch). */
+        minDuplicates: z.number().int().min(1),
+      })
+      .optional(),
   }),
 });
 export type LivenessV2Settings = z.infer<typeof ZLivenessV2Settings>;
@@ -247,5 +270,74 @@ export const FACE_SETTINGS_V3: FaceEngineSettings = {
   },
 };
 
+/**
+ * Settings v4 (`faces-2026.11.4`, issue 14): v3 plus injection / virtual-camera evidence
+ * (`capture_source`): the hosted page reports its camera track's label, settings, capabilities and
+ * device counts, and per uploaded frame the camera frames it was handed since the previous one
+ * (how many, how many repeated the one before pixel for pixel, their intervals). A virtual-camera
+ * label or repeated frames is one dissent in the fusion (review on its own, never a fail alone).
+ * The swap-consistency signal `turn_identity` was measured and is not in v4 (README "Liveness v4":
+ * a held-out genuine turn fell below its bound, and it separated no swap from its driver); see
+ * `TURN_IDENTITY_EXPERIMENT` for the setting it was measured with.
+ * Frame timing and sensor controls are reported in the evidence but not judged: there is no real
+ * webcam here to measure their genuine range on (README "Liveness v4").
+ */
+export const FACE_SETTINGS_V4: FaceEngineSettings = {
+  ...FACE_SETTINGS_V3,
+  version: 'faces-2026.11.4',
+  v2: {
+    ...FACE_SETTINGS_V3.v2!,
+    attack: {
+      ...FACE_SETTINGS_V3.v2!.attack,
+      injection: {
+        // Names as these programs register their camera (their documentation and user reports);
+        // a generic "virtual" catches the rest (Elgato, AV virtual cameras).
+        virtualLabels: {
+          obs: 'obs[ -]?(virtual[ -]?)?cam',
+          manycam: 'manycam',
+          xsplit: 'xsplit',
+          snap_camera: 'snap ?camera',
+          camtwist: 'camtwist',
+          e2esoft_vcam: 'e2esoft|\\bvcam\\b',
+          splitcam: 'splitcam',
+          v4l2loopback: 'dummy video device|v4l2 ?loopback|loopback video',
+          unity_capture: 'unity video capture',
+          ndi: '\\bndi\\b|newtek',
+          vmix: 'vmix',
+          webcamoid: 'webcamoid|akvcam|ak ?virtual ?camera',
+          altercam: 'altercam',
+          youcam: 'youcam',
+          avatarify: 'avatarify',
+          mmhmm: 'mmhmm',
+          streamlabs: 'streamlabs',
+          deepfacelive: 'deepface',
+          generic_virtual: '\\bvirtual\\b',
+          // HDMI capture devices: hardware that hands the browser whatever a computer renders.
+          capture_card: 'cam ?link|avermedia|live gamer|magewell|hdmi|capture card',
+        },
+        // Chromium's fake camera is named fake_device_N, or after the file it plays
+        // (--use-file-for-fake-video-capture: a ready-made way to inject any video).
+        browserFakeLabels: { chromium_fake: 'fake_device|fake video', chromium_file: '\\.(y4m|mjpe?g)\\s*$' },
+        sensorControls: ['exposureMode', 'exposureTime', 'exposureCompensation', 'whiteBalanceMode', 'colorTemperature', 'focusMode', 'focusDistance', 'iso'],
+        // A sensor's noise makes every frame differ: one repeat in ten new frames is a renderer
+        // falling behind its own output rate (a 27-fps swap in a 30-fps virtual camera), not a camera.
+        maxDuplicateShare: 0.1,
+        minDuplicates: 5,
+      },
+    },
+  },
+};
+
+/**
+ * Measured and rejected for v4, kept so `bench:liveness --turn-identity` reproduces the figures: the
+ * face at each done turn's peak against the straight-looking frames, dissenting below the face
+ * match's own review bound (FAR 0.1 % on real public photos, not tuned on turns). In no profile.
+ */
+export const TURN_IDENTITY_EXPERIMENT: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.4-turn-identity',
+  v2: { ...FACE_SETTINGS_V4.v2!, attack: { ...FACE_SETTINGS_V4.v2!.attack, minTurnIdentitySimilarity: FACE_SETTINGS_V3.match.reviewBelow } },
+};
+
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */
-export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V3;
+export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V4;

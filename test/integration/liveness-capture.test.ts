@@ -30,9 +30,19 @@ describe('liveness challenge in the capture API', () => {
     for (let i = 0; i < 3; i++) {
       expect((await upload(token, 'liveness_frame', frame, 'f.jpg', { nonce: challenge.nonce, timestamp_ms: i * 100, colour: challenge.colours[0]!.colour })).status).toBe(201);
     }
+    // The hosted page's camera facts (liveness v4 injection evidence) ride along; malformed ones are refused, naming the field, and store nothing.
+    const facts = { label: 'HD Webcam (046d:082c)', settings: { frameRate: 30, width: 640 }, capabilities: ['exposureMode'], devices: { videoinput: 1, audioinput: 1, audiooutput: 1 }, clock: 'capture' };
+    const badCamera = await upload(token, 'liveness_frame', frame, 'f.jpg', { nonce: challenge.nonce, timestamp_ms: 300, colour: challenge.colours[0]!.colour, source: facts, camera: { presented: 3, duplicates: -1, intervals_ms: [] } });
+    expect(badCamera.status).toBe(400);
+    expect(badCamera.body.errors[0].field).toBe('meta.camera.duplicates');
+    const tooMany = await upload(token, 'liveness_frame', frame, 'f.jpg', { nonce: challenge.nonce, timestamp_ms: 300, colour: challenge.colours[0]!.colour, camera: { presented: 3, duplicates: 0, intervals_ms: Array(65).fill(33) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors[0].field).toBe('meta.camera.intervals_ms');
     expect(await countRows('uploads', "verification_id = $1 and kind = 'liveness_frame'", [v.id])).toBe(3);
+    expect((await upload(token, 'liveness_frame', frame, 'f.jpg', { nonce: challenge.nonce, timestamp_ms: 300, colour: challenge.colours[0]!.colour, source: facts, camera: { presented: 3, duplicates: 0, intervals_ms: [33.3, 33.4, 33.2] } })).status).toBe(201);
+    expect(await countRows('uploads', "verification_id = $1 and kind = 'liveness_frame'", [v.id])).toBe(4);
     const blobDir = path.join(stack().dataDir, 'blobs', v.id);
-    expect(readdirSync(blobDir)).toHaveLength(3);
+    expect(readdirSync(blobDir)).toHaveLength(4);
 
     const c2 = await api('POST', `/o/${token}/challenge`);
     expect(c2.body.nonce).not.toBe(challenge.nonce);

@@ -167,12 +167,12 @@ function accumulatePhases(coef: Float32Array, ow: number, oh: number, hist: Int3
  * collection than the filters themselves. Safe because the search is synchronous.
  */
 let buffers: Float32Array[] = [];
-function scratch(length: number): [Float32Array, Float32Array, Float32Array] {
+export function scratch(length: number): [Float32Array, Float32Array, Float32Array] {
   if (!buffers[0] || buffers[0].length < length) buffers = [0, 1, 2].map(() => new Float32Array(length));
   return [buffers[0]!.subarray(0, length), buffers[1]!.subarray(0, length), buffers[2]!.subarray(0, length)];
 }
 
-function filterRows(luma: Float32Array, width: number, ox: number, oy: number, ow: number, h: number, taps: Float64Array, out: Float32Array): void {
+export function filterRows(luma: Float32Array, width: number, ox: number, oy: number, ow: number, h: number, taps: Float64Array, out: Float32Array): void {
   const [t0, t1, t2, t3, t4, t5, t6, t7] = taps as unknown as number[];
   for (let y = 0; y < h; y++) {
     const src = (oy + y) * width + ox;
@@ -186,7 +186,7 @@ function filterRows(luma: Float32Array, width: number, ox: number, oy: number, o
   }
 }
 
-function boxRows(luma: Float32Array, width: number, ox: number, oy: number, ow: number, h: number, out: Float32Array): void {
+export function boxRows(luma: Float32Array, width: number, ox: number, oy: number, ow: number, h: number, out: Float32Array): void {
   const k = BASIS[0]![0]!;
   for (let y = 0; y < h; y++) {
     const src = (oy + y) * width + ox;
@@ -201,7 +201,7 @@ function boxRows(luma: Float32Array, width: number, ox: number, oy: number, ow: 
   }
 }
 
-function filterColumns(m: Float32Array, ow: number, oh: number, taps: Float64Array, out: Float32Array): void {
+export function filterColumns(m: Float32Array, ow: number, oh: number, taps: Float64Array, out: Float32Array): void {
   const [t0, t1, t2, t3, t4, t5, t6, t7] = taps as unknown as number[];
   for (let y = 0; y < oh; y++) {
     const r = y * ow;
@@ -214,7 +214,7 @@ function filterColumns(m: Float32Array, ow: number, oh: number, taps: Float64Arr
   }
 }
 
-function boxColumns(m: Float32Array, ow: number, oh: number, out: Float32Array): void {
+export function boxColumns(m: Float32Array, ow: number, oh: number, out: Float32Array): void {
   const k = BASIS[0]![0]!;
   const sum = new Float64Array(ow);
   for (let y = 0; y < 8; y++) for (let x = 0; x < ow; x++) sum[x] = sum[x]! + m[y * ow + x]!;

@@ -97,27 +97,110 @@ function cellVector(g: Gray, x0: number, x1: number, y0: number, y1: number): Fl
   return v;
 }
 
+/**
+ * 2.2 (`box`): the cell's vector taken over its glyph's own ink box (rows from the glyph's top to
+ * its bottom, columns centred on it and at least 0.6 of its height wide) instead of the line's
+ * rows and the pitch. Photo captures print the MRZ in OCR-B variants whose glyph size within the
+ * pitch differs from the font's: at the line's scale a small `<` correlates as well with K, F or W
+ * as with the font's `<` (measured on the real tuning crops); at its own scale it does not.
+ */
+function boxVector(g: Gray, ink: Uint8Array, x0: number, x1: number, y0: number, y1: number): Float32Array {
+  const rows = glyphRows(ink, g.width, x0, x1, y0, y1);
+  if (!rows) return cellVector(g, x0, x1, y0, y1);
+  const xa = Math.max(0, Math.floor(x0)), xb = Math.min(g.width, Math.ceil(x1));
+  let bx0 = Infinity, bx1 = -1;
+  for (let y = rows[0]; y <= rows[1]; y++) for (let x = xa; x < xb; x++) if (ink[y * g.width + x]) { if (x < bx0) bx0 = x; if (x > bx1) bx1 = x; }
+  const gh = rows[1] - rows[0] + 1, cx = (bx0 + bx1 + 1) / 2, half = Math.max(bx1 - bx0 + 1, 0.6 * gh) / 2;
+  return cellVector(g, cx - half, cx + half, rows[0], rows[1] + 1);
+}
+
+/**
+ * A line's pitch from its own ink (2.2, `pitchPx` 0: crops from a photo have no known scale): the
+ * longest run of inked columns with no gap wider than a line height (a stray mark or an edge
+ * beside the line is left out) spans n − 1 pitches and one glyph of about 0.7 pitch.
+ */
+export function inkRun(cols: number[], lineHeight: number): { first: number; last: number } {
+  let best = { a: 0, b: -1 }, a = -1, last = -1;
+  for (let x = 0; x < cols.length; x++) {
+    if (!cols[x]) continue;
+    if (a < 0 || x - last > lineHeight) a = x;
+    last = x;
+    if (last - a > best.b - best.a) best = { a, b: last };
+  }
+  return { first: best.a, last: best.b };
+}
+
 /** Segments `lineCount` lines of `n` cells each; returns each cell's vector, centred on its ink. */
-function segment(g: Gray, lineCount: number, n: number, nominalPitch: number): Float32Array[][] | null {
+function segment(g: Gray, lineCount: number, n: number, nominalPitch: number, box = false): Float32Array[][] | null {
+  return segmentBoth(g, lineCount, n, nominalPitch, box)?.map((row) => row.map((c) => c[0])) ?? null;
+}
+
+/** Each cell's vector at the line's scale, and (`box`) at its glyph's own scale. */
+function segmentBoth(g: Gray, lineCount: number, n: number, nominalPitch: number, box: boolean): [Float32Array, Float32Array?][][] | null {
   const t = otsu(g);
   const ink = new Uint8Array(g.width * g.height);
   for (let k = 0; k < ink.length; k++) ink[k] = g.data[k]! < t ? 1 : 0;
   const lines = findLines(ink, g.width, g.height, lineCount);
   if (lines.length !== lineCount) return null;
   return lines.map(([a, b]) => {
-    const cols = new Array(g.width).fill(0);
+    let cols = new Array(g.width).fill(0);
     for (let y = a; y <= b; y++) for (let x = 0; x < g.width; x++) cols[x] += ink[y * g.width + x]!;
-    const { origin, pitch } = fitGrid(cols, n, nominalPitch);
+    let nominal = nominalPitch;
+    if (!(nominal > 0)) {
+      const run = inkRun(cols, b - a + 1);
+      cols = cols.map((v, x) => (x >= run.first && x <= run.last ? v : 0));
+      nominal = (run.last - run.first + 1) / (n - 0.3);
+    }
+    const { origin, pitch } = fitGrid(cols, n, nominal);
     const pad = (b - a) * 0.08;
-    return Array.from({ length: n }, (_, i) => {
+    const centres = Array.from({ length: n }, (_, i) => {
       const x0 = origin + i * pitch, x1 = x0 + pitch;
       // Re-centre the cell on its ink so a small grid error does not cut a glyph.
       let m = 0, s = 0;
       for (let x = Math.max(0, Math.floor(x0)); x < Math.min(g.width, Math.ceil(x1)); x++) { m += cols[x]!; s += cols[x]! * x; }
-      const cx = m > 0 ? s / m : (x0 + x1) / 2;
-      return cellVector(g, cx - pitch / 2, cx + pitch / 2, a - pad, b + pad);
+      return m > 0 ? s / m : (x0 + x1) / 2;
+    });
+    // 2.2 (`box`): the line's own baseline. A photo crop's line can drift a few pixels over its
+    // length (residual skew, perspective), so the rows it spans as a whole are taller than a glyph
+    // and each glyph sits high or low in them; the templates' glyphs sit centred. Fit the glyph
+    // centres along the line and cut each cell at one glyph height about the fit.
+    let rowsOf = (_i: number): [number, number] => [a - pad, b + pad];
+    if (box) {
+      const ext = centres.map((cx) => glyphRows(ink, g.width, cx - pitch / 2, cx + pitch / 2, a - pad, b + pad));
+      const heights = ext.filter((e) => e).map((e) => e![1] - e![0] + 1).sort((p, q) => p - q);
+      const capH = heights[Math.floor(heights.length * 0.75)] ?? b - a + 1;
+      const pts = ext.map((e, i) => (e && e[1] - e[0] + 1 >= 0.8 * capH ? [centres[i]!, (e[0] + e[1]) / 2] : null)).filter((q): q is number[] => !!q);
+      if (pts.length >= 4) {
+        const mx = pts.reduce((v, q) => v + q[0]!, 0) / pts.length, my = pts.reduce((v, q) => v + q[1]!, 0) / pts.length;
+        let sxy = 0, sxx = 0;
+        for (const [x, y] of pts) { sxy += (x! - mx) * (y! - my); sxx += (x! - mx) ** 2; }
+        const slope = sxx ? sxy / sxx : 0, half = capH / 2 + 0.08 * capH;
+        rowsOf = (i) => { const y = my + slope * (centres[i]! - mx); return [y - half, y + half]; };
+      }
+    }
+    return centres.map((cx, i) => {
+      const [y0, y1] = rowsOf(i);
+      const line = cellVector(g, cx - pitch / 2, cx + pitch / 2, y0, y1);
+      return (box ? [line, boxVector(g, ink, cx - pitch / 2, cx + pitch / 2, y0 - pad, y1 + pad)] : [line]) as [Float32Array, Float32Array?];
     });
   });
+}
+
+/** The rows of a glyph in a cell: the run of inked rows (one-row gaps bridged) holding the most ink. */
+function glyphRows(ink: Uint8Array, w: number, x0: number, x1: number, y0: number, y1: number): [number, number] | null {
+  const xa = Math.max(0, Math.floor(x0)), xb = Math.min(w, Math.ceil(x1));
+  const ya = Math.max(0, Math.floor(y0)), yb = Math.min(ink.length / w, Math.ceil(y1));
+  let best = { a: -1, b: -1, mass: 0 }, run = { a: -1, b: -1, mass: 0 }, gap = 0;
+  for (let y = ya; y < yb; y++) {
+    let n = 0;
+    for (let x = xa; x < xb; x++) n += ink[y * w + x]!;
+    if (n) {
+      if (run.a < 0 || gap > 1) run = { a: y, b: y, mass: 0 };
+      run.b = y; run.mass += n; gap = 0;
+      if (run.mass > best.mass) best = { ...run };
+    } else gap++;
+  }
+  return best.a < 0 ? null : [best.a, best.b];
 }
 
 async function toGray(png: Buffer): Promise<Gray> {
@@ -126,7 +209,7 @@ async function toGray(png: Buffer): Promise<Gray> {
 }
 
 export class GlyphReader {
-  private constructor(private readonly templates: { char: string; v: Float32Array }[]) {}
+  private constructor(private readonly templates: { char: string; v: Float32Array }[], private readonly boxTemplates: { char: string; v: Float32Array }[]) {}
 
   /**
    * Renders the alphabet in OCR-B at the MRZ geometry the reader will see (pitch in pixels) and
@@ -134,6 +217,7 @@ export class GlyphReader {
    */
   static async create(pitchPx: number): Promise<GlyphReader> {
     const templates: { char: string; v: Float32Array }[] = [];
+    const boxTemplates: { char: string; v: Float32Array }[] = [];
     const font = pitchPx * (3.5 / 2.54);
     // A `<`-free lead-in makes every template line segment like a real MRZ line.
     const line = 'P' + MRZ_ALPHABET + 'X';
@@ -149,23 +233,42 @@ export class GlyphReader {
       const cells = segment(g, 1, line.length, pitchPx);
       if (!cells) throw new Error('could not segment the OCR-B reference line');
       cells[0]!.forEach((v, i) => { if (i > 0 && i <= MRZ_ALPHABET.length) templates.push({ char: line[i]!, v }); });
+      const boxed = segmentBoth(g, 1, line.length, pitchPx, true)!;
+      boxed[0]!.forEach((v, i) => { if (i > 0 && i <= MRZ_ALPHABET.length) boxTemplates.push({ char: line[i]!, v: v[1]! }); });
     }
-    return new GlyphReader(templates);
+    return new GlyphReader(templates, boxTemplates);
   }
 
-  async read(bandPng: Buffer, lineCount: number, lineLength: number, pitchPx: number): Promise<GlyphRead | null> {
+  /**
+   * `pitchPx` 0: each line's pitch from its own inked run (photo crops). `box` (2.2): glyphs
+   * compared at their own ink box's scale (`boxVector`).
+   */
+  async read(bandPng: Buffer, lineCount: number, lineLength: number, pitchPx: number, box = false): Promise<GlyphRead | null> {
     const g = await toGray(bandPng);
-    const cells = segment(g, lineCount, lineLength, pitchPx);
+    const cells = segmentBoth(g, lineCount, lineLength, pitchPx, box);
     if (!cells) return null;
     let minScore = 1, minMargin = 1;
     const lines = cells.map((row) => {
       const scores: number[] = [], margins: number[] = [];
-      const text = row.map((v) => {
+      const text = row.map(([v, vb]) => {
         const best = new Map<string, number>();
         for (const t of this.templates) {
           let dot = 0;
           for (let k = 0; k < v.length; k++) dot += v[k]! * t.v[k]!;
           if (dot > (best.get(t.char) ?? -2)) best.set(t.char, dot);
+        }
+        // 2.2 (`box`): line-scale correlation (cells cut about the fitted baseline) weighted 3:1 with
+        // the glyph-scale one. On the real tuning crops the fitted baseline alone fixed E/F, L/C and
+        // `<` vs K/W; the glyph-scale term alone confused E/F and L/C (0.5 weight still did).
+        if (vb) {
+          const boxBest = new Map<string, number>();
+          for (const t of this.boxTemplates) {
+            let dot = 0;
+            for (let k = 0; k < vb.length; k++) dot += vb[k]! * t.v[k]!;
+            if (dot > (boxBest.get(t.char) ?? -2)) boxBest.set(t.char, dot);
+          }
+          const wBox = 0.25;
+          for (const [c, sc] of best) best.set(c, (1 - wBox) * sc + wBox * (boxBest.get(c) ?? -1));
         }
         const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]);
         const [c1, s1] = ranked[0]!;

@@ -124,8 +124,8 @@ export function textAngle(mask: Uint8Array, w: number, h: number): number {
 
 export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
 
-export function components(mask: Uint8Array, w: number, h: number): Blob[] {
-  const label = new Int32Array(w * h);
+export function components(mask: Uint8Array, w: number, h: number, labels?: Int32Array): Blob[] {
+  const label = labels ?? new Int32Array(w * h);
   const out: Blob[] = [];
   const stack: number[] = [];
   for (let i = 0; i < mask.length; i++) {
@@ -150,13 +150,91 @@ export function components(mask: Uint8Array, w: number, h: number): Blob[] {
 
 /** Horizontal line blobs: characters joined by a horizontal closing, then long thin runs kept. */
 export function lineBlobs(mask: Uint8Array, w: number, h: number, join: number): Blob[] {
+  return lineBlobsAndTilts(mask, w, h, join, false).blobs;
+}
+
+/** A long, straight, thin blob that runs at a small angle to the rows (2.2, `tilt`). */
+export interface TiltedLine { deg: number; x0: number; x1: number; cy: number; thickness: number }
+
+/**
+ * The line blobs, and (`tilt`) the long straight blobs the row-aligned filter rejects because they
+ * run a few degrees off the rows: under perspective or with a second document plane in the frame
+ * (a passport's other page, a card on a sheet) the MRZ's lines do not follow the frame's dominant
+ * text angle, and their bounding boxes are too tall and too empty to pass as lines. Each is
+ * measured by its column profile: the centre line's slope (least squares over the columns'
+ * ink midpoints) and its thickness (median column extent).
+ */
+export function lineBlobsAndTilts(mask: Uint8Array, w: number, h: number, join: number, tilt: boolean): { blobs: Blob[]; tilted: TiltedLine[] } {
   // Remove isolated specks first (a 2×2 opening), so noise does not bridge lines.
   const opened = morph(morph(mask, w, h, 2, 2, false), w, h, 2, 2, true);
   const closed = morph(morph(opened, w, h, join, 1, true), w, h, join, 1, false);
-  return components(closed, w, h).filter((b) => {
+  const labels = tilt ? new Int32Array(w * h) : undefined;
+  const all = components(closed, w, h, labels);
+  const blobs: Blob[] = [];
+  const tilted: TiltedLine[] = [];
+  all.forEach((b, i) => {
     const bw = b.x1 - b.x0 + 1, bh = b.y1 - b.y0 + 1;
-    return bh >= 4 && bw >= 8 * bh && bw >= w * 0.12 && b.px >= 0.35 * bw * bh;
+    if (bh >= 4 && bw >= 8 * bh && bw >= w * 0.12 && b.px >= 0.35 * bw * bh) { blobs.push(b); return; }
+    if (!labels || bw < w * 0.12 || bh < 4) return;
+    const t = tiltOf(labels, w, b, i + 1);
+    if (t) tilted.push(t);
   });
+  return { blobs, tilted };
+}
+
+function tiltOf(labels: Int32Array, w: number, b: Blob, id: number): TiltedLine | null {
+  const bw = b.x1 - b.x0 + 1;
+  const mids: number[] = [], xs: number[] = [], ext: number[] = [];
+  for (let x = b.x0; x <= b.x1; x++) {
+    let top = -1, bot = -1;
+    for (let y = b.y0; y <= b.y1; y++) if (labels[y * w + x] === id) { if (top < 0) top = y; bot = y; }
+    if (top < 0) continue;
+    xs.push(x); mids.push((top + bot) / 2); ext.push(bot - top + 1);
+  }
+  if (xs.length < 0.8 * bw) return null;
+  const thickness = [...ext].sort((p, q) => p - q)[Math.floor(ext.length / 2)]!;
+  if (thickness < 4 || bw < 10 * thickness || b.px < 0.5 * xs.length * thickness) return null;
+  const n = xs.length, mx = xs.reduce((a, v) => a + v, 0) / n, my = mids.reduce((a, v) => a + v, 0) / n;
+  let sxy = 0, sxx = 0;
+  for (let k = 0; k < n; k++) { sxy += (xs[k]! - mx) * (mids[k]! - my); sxx += (xs[k]! - mx) ** 2; }
+  const slope = sxx ? sxy / sxx : 0;
+  // Straight: the midpoints stay within a quarter of the thickness of the fitted line on average.
+  let dev = 0;
+  for (let k = 0; k < n; k++) dev += Math.abs(mids[k]! - (my + slope * (xs[k]! - mx)));
+  if (dev / n > 0.25 * thickness) return null;
+  const deg = (Math.atan(slope) * 180) / Math.PI;
+  if (Math.abs(deg) < 0.75 || Math.abs(deg) > 15) return null;
+  return { deg, x0: b.x0, x1: b.x1, cy: my, thickness };
+}
+
+/**
+ * The angle (degrees, relative to the pass) of the most MRZ-like stack among tilted lines, if
+ * any: two lines of similar tilt (within 2°) and length (within 30 %), one above the other at one
+ * to three and a half line thicknesses, that start or end at the same place (MRZ lines are all of
+ * one length; a filler run may split one at the start or the end), of similar thickness. Of several, the one whose
+ * shorter line is longest: the MRZ runs the width of its document. A single tilted line is not
+ * enough, and neither is the tilted print of a photo or a page of prose.
+ */
+export function tiltedStacks(lines: TiltedLine[]): { deg: number; len: number }[] {
+  let best: { deg: number; len: number } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    for (let j = i + 1; j < lines.length; j++) {
+      const a = lines[i]!, b = lines[j]!;
+      const la = a.x1 - a.x0, lb = b.x1 - b.x0, len = Math.min(la, lb);
+      if (Math.abs(a.deg - b.deg) > 2 || len < 0.7 * Math.max(la, lb)) continue;
+      if (Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) < 0.6 * len) continue;
+      if (Math.abs(a.x0 - b.x0) > 0.08 * len && Math.abs(a.x1 - b.x1) > 0.08 * len) continue;
+      // Vertical distance of the centre lines at the middle of the overlap.
+      const xm = (Math.max(a.x0, b.x0) + Math.min(a.x1, b.x1)) / 2;
+      const ya = a.cy + Math.tan((a.deg * Math.PI) / 180) * (xm - (a.x0 + a.x1) / 2);
+      const yb = b.cy + Math.tan((b.deg * Math.PI) / 180) * (xm - (b.x0 + b.x1) / 2);
+      const th = Math.max(a.thickness, b.thickness);
+      if (th > 1.6 * Math.min(a.thickness, b.thickness)) continue;
+      if (Math.abs(ya - yb) < 1.2 * th || Math.abs(ya - yb) > 3.5 * th) continue;
+      if (!best || len > best.len) best = { deg: (a.deg + b.deg) / 2, len };
+    }
+  }
+  return best ? [best] : [];
 }
 
 /**
@@ -205,15 +283,34 @@ export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0:
  * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
  * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
  */
-export type LineFinder = (g: Gray) => Promise<{ blobs: Blob[][]; mask: Uint8Array }>;
+export type LineFinder = (g: Gray, tilt?: boolean) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
 
-export const classicalLines: LineFinder = async (g) => {
+export const classicalLines: LineFinder = async (g, tilt = false) => {
   const mask = textMask(g);
   // Characters are joined across their gaps; the gap scales with the text, so two joins.
-  return { mask, blobs: [9, 17].map((join) => lineBlobs(mask, g.width, g.height, join)) };
+  const found = [9, 17].map((join) => lineBlobsAndTilts(mask, g.width, g.height, join, tilt));
+  // Per join: pooled, pieces of one line found at both joins would pair with each other.
+  const stacks = tilt ? found.map((f) => tiltedStacks(f.tilted)[0]).filter((d): d is { deg: number; len: number } => !!d) : [];
+  const tilts = tilt ? stacks.sort((a, b) => b.len - a.len).slice(0, 1).map((d) => d.deg) : undefined;
+  return { mask, blobs: found.map((f) => f.blobs), tilts };
 };
 
-export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: { workSide: number; maxBands: number; angles?: number[]; lines?: LineFinder }): Promise<MrzBand[]> {
+export interface LocateOptions {
+  workSide: number;
+  maxBands: number;
+  angles?: number[];
+  lines?: LineFinder;
+  /**
+   * 2.2: where a pass finds stacks of long parallel lines a few degrees off its rows
+   * (`tiltedStacks`), search once more at that angle (at most two extra passes), so that an MRZ
+   * under perspective or on a page at another angle than the frame's dominant text is found.
+   */
+  tilt?: boolean;
+  /** Angles an earlier call searched: a tilt pass does not repeat them. */
+  skipAngles?: number[];
+}
+
+export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
   // Small captures are enlarged (up to 2×) so that the morphology sees characters of a usable size.
   const scale = Math.min(2, opts.workSide / Math.max(src.width, src.height));
   const base = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
@@ -229,9 +326,20 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     angles = rot === 0 ? [0] : [rot, 0];
   }
   const bands: MrzBand[] = [];
-  for (const angle of angles) {
+  const queue = [...angles];
+  const searched = [...(opts.skipAngles ?? [])];
+  let extra = 0;
+  for (let qi = 0; qi < queue.length; qi++) {
+    const angle = queue[qi]!;
+    searched.push(angle);
     const turned = angle === 0 ? g : await turn(g, angle);
-    const found = await (opts.lines ?? classicalLines)(turned);
+    // Tilt passes look for tilts themselves only in the passes asked for, not in their own.
+    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length);
+    // Lines descending to the right by d degrees become level after a further turn by −d.
+    for (const d of found.tilts ?? []) {
+      const next = Math.round((angle - d) * 4) / 4;
+      if (extra < 2 && ![...searched, ...queue.slice(qi + 1)].some((a) => Math.abs(a - next) < 0.75)) { queue.push(next); extra++; }
+    }
     const mask = found.mask;
     const seen = new Set<string>();
     for (const blobs of found.blobs) {

@@ -54,6 +54,14 @@ export interface ScanOptions {
    * across that band's reads. Absent: 2.0 behaviour.
    */
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
+  /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
+  tilt?: boolean;
+  /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
+  glyphVote?: boolean;
+  /** Experiment (no released settings): glyph reads vote and confirm but never veto (`voteReads`' `weak`). */
+  glyphWeak?: boolean;
+  /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
+  exactFlip?: boolean;
 }
 
 /**
@@ -160,6 +168,39 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
   return { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
 }
 
+/**
+ * O and 0 are one glyph in OCR-B (the glyph reader cannot tell them apart; `repairLines` settles
+ * them where the position takes letters or digits only). In positions that take either (document
+ * number, optional data, a check digit that may be `<`), the glyph read's O/0 choice is the
+ * combination under which every check digit holds, when exactly one does; otherwise the digit
+ * (the commoner in numbers, and the check-digit-guided swaps of `interpret` then see the read as
+ * tesseract would print it). Glyph reads only: tesseract does tell them apart.
+ */
+export function resolveTwins(lines: string[], format: MrzFormat): string[] {
+  if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format])) return lines;
+  // Only the free O/0 positions change: everything else is returned as read, NOT type-repaired,
+  // because `interpret` keeps the read's own characters as `rawLines` and the confirmation rule
+  // for the characters no check digit covers (names) needs them as printed (`IM8REK` stays `8`).
+  const typed = repairLines(lines, format);
+  // Positions that take either: the type repair turns neither O into 0 nor 0 into O there.
+  const free = (li: number, k: number) => ['O', '0'].every((c) => repairLines(typed.map((x, i) => (i === li ? x.slice(0, k) + c + x.slice(k + 1) : x)), format)[li]![k] === c);
+  const at: [number, number][] = [];
+  typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && free(li, k)) at.push([li, k]); });
+  const put = (src: string[], pick: (j: number) => string) => src.map((l, li) => [...l].map((c, k) => { const j = at.findIndex(([a, b]) => a === li && b === k); return j < 0 ? c : pick(j); }).join(''));
+  const digits = put(lines, () => '0');
+  if (!at.length || at.length > 8) return digits;
+  let found: string[] | null = null;
+  for (let mask = 0; mask < 1 << at.length; mask++) {
+    const pick = (j: number) => (mask & (1 << j) ? '0' : 'O');
+    const p = parseMrz(put(typed, pick), { extended: true });
+    if (p && p.checkDigitsValid && p.structureErrors.length === 0) {
+      if (found) return digits;
+      found = put(lines, pick);
+    }
+  }
+  return found ?? digits;
+}
+
 export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
 
 /**
@@ -167,7 +208,7 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -199,7 +240,13 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const x0 = Math.max(0, Math.round((info.width - width) / 2)), w2 = Math.min(info.width - x0, width);
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).extract({ left: x0, top: y0, width: w2, height: h2 });
     }
-    if (flipped) s = s.rotate(180);
+    if (flipped && exactFlip) {
+      // 2.2: sharp applies a rotation before an extract in the same pipeline, so `extract().rotate(180)`
+      // turned the whole image and cut the mirrored region: every 2.0/2.1 read "turned 180°" read
+      // another part of the frame (kept there for stamped Cases). Cut first, then turn.
+      const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
+    } else if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
@@ -310,7 +357,7 @@ function uncoveredMask(format: MrzFormat, kind: string): boolean[][] {
  * every check digit may have printed them differently. The result must then pass every check
  * digit and the structure rules.
  */
-export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
+export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => boolean, weak?: ReadonlySet<Interpreted>): Interpreted | null {
   if (reads.length < 2) return null;
   // The format most reads agree on.
   const byFormat = new Map<MrzFormat, Interpreted[]>();
@@ -327,7 +374,9 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
   const ranked = [...printed.entries()].sort((a, b) => b[1] - a[1]);
   if (ranked[0]![1] < 2 || (ranked[1] && ranked[1][1] === ranked[0]![1])) return null;
   const agreed = ranked[0]![0];
-  if (rs.some((r) => r.valid && key(r.rawLines) !== agreed)) return null;
+  // `weak` reads (2.2: the glyph reader's) vote and agree but never veto: their known misreads of
+  // real glyphs (E/L, 1/T) would otherwise turn every such band unreadable.
+  if (rs.some((r) => r.valid && !weak?.has(r) && key(r.rawLines) !== agreed)) return null;
   const source = rs.find((r) => key(r.rawLines) === agreed)!.rawLines;
   const lines: string[] = [];
   for (let li = 0; li < COUNTS[format]; li++) {
@@ -354,13 +403,38 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew);
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt });
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
+  const spent = () => reads >= budget;
   const tess = async (png: Buffer) => {
     reads++;
     return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+  };
+
+  /**
+   * 2.2 (`glyphVote`): the fixed-pitch OCR-B glyph reader on the band's primary crop, each line's
+   * pitch from its own ink, glyphs compared at line and glyph scale (`glyphs.ts`), interpreted
+   * like a tesseract read (type repair, check-digit-guided swaps). Once per band and turn.
+   */
+  const glyphCache = new Map<string, Promise<Interpreted | null>>();
+  /** The first read's crop of each band and turn, which the glyph reader reads too. */
+  const primaryCrops = new Map<string, Buffer>();
+  const glyphRead = (bi: number, b: MrzBand, flipped: boolean, format: MrzFormat): Promise<Interpreted | null> => {
+    const key = `${bi}:${flipped}:${format}`;
+    if (!glyphCache.has(key)) {
+      glyphCache.set(key, (async () => {
+        const t0 = Date.now();
+        const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
+        const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
+        const r = g ? interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible) : null;
+        const ok = r && r.format === format ? r : null;
+        attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+        return ok;
+      })());
+    }
+    return glyphCache.get(key)!;
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
@@ -371,10 +445,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     let b = band;
     for (const flipped of [false, true]) {
       flatMode = false;
-      if (reads >= budget) break;
+      if (spent()) break;
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
+      if (readers.glyph && opts.glyphVote) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png);
       let r = interpret(raw, opts.plausible);
@@ -388,10 +463,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
       // whole lines from tesseract's global threshold. Read it once more with the background
       // flattened before turning it.
-      const earlier: { variant: CropVariant; r: Interpreted | null }[] = [];
+      const earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = [];
       // Once per image (the best band, upright first), so that images without a readable MRZ do
       // not spend their read budget on it.
-      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && reads < budget) {
+      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !spent()) {
         flatTried = true;
         const t1 = Date.now();
         r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
@@ -433,8 +508,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * one read is valid and confirmed by another identical read, or the per-character vote over all
    * reads of the band is valid. Stops at the read budget.
    */
-  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
+  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
+    // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
+    // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
+    // Experiment (`glyphWeak`, in no released settings): 2.2 as released lets a glyph read veto.
+    const weak = new Set(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []);
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
@@ -449,11 +528,13 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // Every read that passes its check digits must print the same lines: two versions that both
       // pass (offsetting misreads in one field, a shifted name line) leave the band unreadable.
       const versions = new Map<string, Interpreted[]>();
-      for (const x of pool) if (x.valid) versions.set(x.lines.join('|'), [...(versions.get(x.lines.join('|')) ?? []), x]);
+      for (const x of pool) if (x.valid && !weak.has(x)) versions.set(x.lines.join('|'), [...(versions.get(x.lines.join('|')) ?? []), x]);
       if (versions.size > 1) break;
+      // A weak read agreeing with the version confirms it like any other read.
+      for (const x of weak) if (x.valid && versions.has(x.lines.join('|'))) versions.get(x.lines.join('|'))!.push(x);
       const only = versions.size === 1 ? [...versions.values()][0]! : null;
       const confirmedValid = only && only.length >= 2 && only.some((x) => only.some((y) => y !== x && (asRead(x, x) || asRead(y, x)))) ? only[0] : undefined;
-      const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible) : null;
+      const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible, weak) : null;
       const voted = confirmedValid ?? (vote && (!only || vote.lines.join('|') === only[0]!.lines.join('|')) ? vote : null);
       if (voted) {
         return {
@@ -466,12 +547,26 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
-  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant; r: Interpreted | null }[]): Promise<MrzScan> => {
+  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph'; r: Interpreted | null }[]): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
     let confirmed = false;
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
+    const same = (r2: Interpreted | null) => !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
+    // 2.2: the OCR-B glyph reader first. An independent recogniser printing the same lines is a
+    // stronger confirmation than a second tesseract read of another preprocessing (their errors
+    // correlate), and it costs a tenth of one.
+    if (readers.glyph && opts.glyphVote) {
+      const g = await glyphRead(bi, b, flipped, r.format);
+      log?.push({ variant: 'glyph', r: g });
+      if (same(g)) {
+        return {
+          parsed: r.parsed, valid: true, lineConfidence: r.confidences, confidence: Math.min(...r.confidences),
+          nameConfirmed: true, corrections: r.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
+        };
+      }
+    }
     for (const variant of ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && reads >= budget) break;
@@ -479,7 +574,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
-      confirmed = !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
+      confirmed = same(r2);
       if (confirmed) break;
     }
     const lineConfidence = r.confidences;
@@ -496,9 +591,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (done) return done;
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
-  if (!best || !(best as { r: Interpreted }).r.valid) {
+  // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
+  if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent())) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done] });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {

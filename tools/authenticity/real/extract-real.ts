@@ -6,10 +6,10 @@ import { SET_DIR, SET_MANIFEST, type RealSetItem } from './make-real-set.js';
 
 /**
  * `tsx engine/authenticity/real/extract-real.ts [k/n]`: the engine's own forensics pipeline
- * (runForensics, feature set v5) on every file of the real set → set/features.jsonl, with the
+ * (runForensics, feature set v6) on every file of the real set → set/features.jsonl, with the
  * metadata rule findings (code:strength) so that the rules can be measured on real images too.
  */
-export const EXTRACT_SETTINGS: AuthenticitySettings = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v5' };
+export const EXTRACT_SETTINGS: AuthenticitySettings = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v6' };
 export const REAL_FEATURES = path.join(SET_DIR, 'features.jsonl');
 
 // `k/n` shares the rows between n processes; `--tuning` skips held-out rows (the bench runs

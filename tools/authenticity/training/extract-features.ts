@@ -15,8 +15,8 @@ import { createRng } from './rng.js';
  * a seeded half of the files, so the model learns to work with and without them.
  * With --follow it keeps polling the manifest while the corpus is still being generated.
  */
-/** The full vector (feature set v5: with the chroma likelihood); older models read their prefix. */
-const EXTRACT_SETTINGS = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v5' as const };
+/** The full vector (feature set v6: chroma likelihood and per-tile grid search); older models read their prefix. */
+const EXTRACT_SETTINGS = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v6' as const };
 
 export function zonesGiven(file: string): boolean {
   return createRng(0x5eed).fork(file).chance(0.5);
