@@ -1,27 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFaceModels } from '../../test/face-models.js';
 import { ZCheckOutcome } from '../../domain/checks.js';
 import { issueChallenge, TIMED_CHALLENGE_SETTINGS, type TLivenessChallenge } from '../../domain/liveness.js';
-import { modelsDir } from '../assets.js';
 import type { StepEvent } from './challenge-steps.js';
 import { evaluateLiveness } from './liveness.js';
 import { matchScript, scriptOf } from './liveness-v2.js';
-import { loadFaceModels, type FaceModels } from './models-bundle.js';
 import { FACE_SETTINGS_V2 } from './settings.js';
 import { seededRandom, type CaptureFrame } from '../../tools/faces/testing/captures.js';
 import { LABELLED_NOW, labelledCapture, labelledCases } from '../../tools/faces/testing/labelled.js';
 
 const settings = FACE_SETTINGS_V2;
-let models: FaceModels;
-beforeAll(async () => {
-  models = await loadFaceModels(modelsDir(), settings);
-});
-afterAll(async () => {
-  await models.release();
-});
+const faceModels = useFaceModels(settings);
 
 const caseOf = (id: string) => labelledCases().find((c) => c.id === id)!;
 const evaluate = async (frames: CaptureFrame[], challenge: TLivenessChallenge, withoutIllumination = false) => {
-  const r = await evaluateLiveness(models, settings, { frames, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000), options: { withoutIllumination } });
+  const r = await evaluateLiveness(faceModels(), settings, { frames, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000), options: { withoutIllumination } });
   ZCheckOutcome.parse(r.outcome);
   return r;
 };
@@ -34,7 +27,7 @@ const ev = (r: { outcome: { evidence: unknown } }) => r.outcome.evidence as Ev;
 
 describe('liveness v2 on real clips (timed script, rigid pose, fused attack signals)', () => {
   it('a genuine turn-left, turn-right, nod in their slots, lit by the issued colours, passes', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('g_shenasa_turns'), { light: true });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_shenasa_turns'), { light: true });
     const r = await evaluate(frames, challenge);
     expect(r.outcome.status, JSON.stringify(r.outcome.evidence)).toBe('passed');
     expect(r.outcome.reasons).toEqual([]);
@@ -45,7 +38,7 @@ describe('liveness v2 on real clips (timed script, rigid pose, fused attack sign
   });
 
   it('talking is not a nod: a person speaking, asked to nod, does not complete it (the 68-point fit read speech as pitch)', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('n_d13_talking_nod'), { light: true });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('n_d13_talking_nod'), { light: true });
     const r = await evaluate(frames, challenge);
     expect(r.outcome.status).toBe('failed');
     expect(r.outcome.reasons).toContain('liveness_challenge_incomplete');
@@ -53,7 +46,7 @@ describe('liveness v2 on real clips (timed script, rigid pose, fused attack sign
   });
 
   it('blinks at 10 fps are found as short dips against the capture\'s own baseline', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('g_d9_c'), { light: false });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_d9_c'), { light: false });
     const r = await evaluate(frames, challenge, true);
     expect(r.outcome.status, JSON.stringify(r.outcome.evidence)).toBe('passed');
     expect(ev(r).challenge.events.filter((e) => e.step === 'blink').length).toBeGreaterThanOrEqual(3);
@@ -62,7 +55,7 @@ describe('liveness v2 on real clips (timed script, rigid pose, fused attack sign
   });
 
   it('a 1.3-second, 13-frame clip cannot complete a 6-second, 3-step script', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('g_shenasa_turns'), { light: true });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_shenasa_turns'), { light: true });
     const r = await evaluate(frames.slice(0, 13), challenge);
     expect(r.outcome.status).toBe('failed');
     expect(ev(r).capture.long_enough).toBe(false);
@@ -70,7 +63,7 @@ describe('liveness v2 on real clips (timed script, rigid pose, fused attack sign
   });
 
   it('the same genuine movements against a script that prompts them in another order fail on a contradiction', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('g_shenasa_turns'), { light: true });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_shenasa_turns'), { light: true });
     const swapped: TLivenessChallenge = {
       ...challenge,
       steps: ['turn_right', 'turn_left', 'nod'],
@@ -82,7 +75,7 @@ describe('liveness v2 on real clips (timed script, rigid pose, fused attack sign
   });
 
   it('a hand-held phone replaying a selfie video is rejected by at least two attack signals', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('r_pyimage_a'), { light: false });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('r_pyimage_a'), { light: false });
     const r = await evaluate(frames, challenge, true);
     expect(r.outcome.status).toBe('failed');
     expect(r.outcome.reasons).toContain('presentation_attack_suspected');
@@ -90,7 +83,7 @@ describe('liveness v2 on real clips (timed script, rigid pose, fused attack sign
   });
 
   it('without the steady period the page asks for there is no reference pose: incomplete', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('g_d9_c'), { light: false });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_d9_c'), { light: false });
     // Re-time the frames so none falls inside the neutral period.
     const late = frames.map((f) => ({ ...f, meta: { ...f.meta, timestamp_ms: f.meta.timestamp_ms + challenge.neutral_ms! } }));
     const r = await evaluate(late, { ...challenge, capture_ms: challenge.capture_ms + challenge.neutral_ms! }, true);

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFaceModels } from '../../test/face-models.js';
 import { ZCheckOutcome } from '../../domain/checks.js';
-import { modelsDir } from '../assets.js';
 import type { RgbImage } from './image.js';
 import { evaluateLiveness } from './liveness.js';
-import { loadFaceModels, type FaceModels } from './models-bundle.js';
 import { screenFrame, skinToneFraction } from './screen-cues.js';
 import { FACE_SETTINGS_V3 } from './settings.js';
 import { LABELLED_NOW, labelledCapture, labelledCases } from '../../tools/faces/testing/labelled.js';
 
 const settings = FACE_SETTINGS_V3;
-let models: FaceModels;
-beforeAll(async () => {
-  models = await loadFaceModels(modelsDir(), settings);
-});
-afterAll(async () => {
-  await models.release();
-});
+const faceModels = useFaceModels(settings);
 
 const caseOf = (id: string) => labelledCases().find((c) => c.id === id)!;
 type Signals = { dissenting: string[]; signals: { name: string; dissent: boolean | null; value: number | null }[] };
@@ -53,8 +46,8 @@ describe('liveness v3 on real clips (tuning split)', () => {
   it('a phone replaying a selfie video is failed by the attack signals alone, the screen frame and skin tone among them', async () => {
     const c = caseOf('r_pyimage_a');
     expect(c.held_out).toBe(false);
-    const { frames, challenge } = await labelledCapture(models, c, { light: false });
-    const r = await evaluateLiveness(models, settings, { frames, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000), options: { withoutIllumination: true } });
+    const { frames, challenge } = await labelledCapture(faceModels(), c, { light: false });
+    const r = await evaluateLiveness(faceModels(), settings, { frames, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000), options: { withoutIllumination: true } });
     ZCheckOutcome.parse(r.outcome);
     const attack = (r.outcome.evidence as { attack: Signals }).attack;
     expect(attack.dissenting).toEqual(expect.arrayContaining(['screen_frame', 'skin_tone']));
@@ -63,8 +56,8 @@ describe('liveness v3 on real clips (tuning split)', () => {
   });
 
   it('a genuine capture lit by the issued colours passes, and neither new signal dissents', async () => {
-    const { frames, challenge } = await labelledCapture(models, caseOf('g_shenasa_turns'), { light: true });
-    const r = await evaluateLiveness(models, settings, { frames, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000) });
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_shenasa_turns'), { light: true });
+    const r = await evaluateLiveness(faceModels(), settings, { frames, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000) });
     expect(r.outcome.status, JSON.stringify(r.outcome.evidence)).toBe('passed');
     const attack = (r.outcome.evidence as { attack: Signals }).attack;
     for (const name of ['screen_frame', 'skin_tone']) expect(attack.signals.find((s) => s.name === name)?.dissent).toBe(false);

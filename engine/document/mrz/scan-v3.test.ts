@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedDir } from '../../assets.js';
-import { forgeDocument, photograph, renderDocument } from '../../../tools/corpus/index.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V3, type DocumentEngine } from '../index.js';
+import { describe, expect, it } from 'vitest';
+import { expectSyntheticPasses, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
+import { forgeDocument, photograph } from '../../../tools/corpus/index.js';
+import { DOCUMENT_SETTINGS_V3 } from '../index.js';
 import { flattenBackground, statesKnown, thinStrokes, voteReads, type Interpreted } from './scan.js';
 import { parseMrz } from './parse.js';
 
@@ -13,21 +13,11 @@ import { parseMrz } from './parse.js';
  * the per-character vote. Real tesseract on real TUNING images only (held-out ones stay out of
  * every test), plus degraded copies of them and the synthetic corpus.
  */
-const REAL = path.join(sharedDir(), 'documents-real');
+const REAL = REAL_DOCUMENTS;
 const NOW = new Date('2026-11-21T00:00:00Z');
-let engine: DocumentEngine;
+const documentEngine = useDocumentEngine(DOCUMENT_SETTINGS_V3);
 
-beforeAll(async () => {
-  engine = await createDocumentEngine(DOCUMENT_SETTINGS_V3);
-});
-afterAll(async () => {
-  await engine.close();
-});
-
-const truth = (file: string): string[] => {
-  const rows = readFileSync(path.join(REAL, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; mrz_lines: string[] });
-  return rows.find((r) => r.file === file)!.mrz_lines;
-};
+const truth = realMrzTruth;
 
 const UK = ['P<GBRPUDARSAN<<HENERT<<<<<<<<<<<<<<<<<<<<<<<', '7077979792GBR9505209M1704224<<<<<<<<<<<<<<00'];
 const read = (lines: string[], raw = lines): Interpreted => {
@@ -107,7 +97,7 @@ describe.runIf(existsSync(REAL))('2.1 scanMrz on real tuning captures', () => {
     ['regulaforensics__DocumentReader-web-js-client__examples__basic__WHITE.jpg'],
     ['developer79433__passport_mrz_detector_cpp__test_data__mrz_example_05.jpg'],
   ])('%s: exact and valid', async (file) => {
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, file)));
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(true);
   });
@@ -121,21 +111,21 @@ describe.runIf(existsSync(REAL))('2.1 scanMrz on real tuning captures', () => {
       for (let c = 0; c < 3; c++) { const i = (y * info.width + x) * 3 + c; out[i] = Math.round((128 + (data[i]! - 128) * 0.5) * gain); }
     }
     const shaded = await sharp(out, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
-    const r = await engine.scanMrz(shaded);
+    const r = await documentEngine().scanMrz(shaded);
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(true);
   });
 
   it('a misprinted composite check digit is still mrz_check_digits_failed, never valid', async () => {
     const file = 'developer79433__passport_mrz_detector_cpp__test_data__mrz_example_04.jpg';
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, file)));
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(false);
     expect(r.reason).toBe('mrz_check_digits_failed');
   });
 
   it('the bold infrared capture is never reported valid with wrong lines', async () => {
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, 'regulaforensics__DocumentReader-web-python-client__example__IR.jpg')));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, 'regulaforensics__DocumentReader-web-python-client__example__IR.jpg')));
     if (r.valid) expect(r.parsed?.lines).toEqual(truth('regulaforensics__DocumentReader-web-python-client__example__IR.jpg'));
   });
 });
@@ -145,19 +135,13 @@ describe('2.1 analyze on the synthetic corpus (figures must not fall)', () => {
     ['moz-passport', 'MOZ', 'passport'],
     ['mex-ine', 'MEX', 'national_id'],
   ] as const)('%s photographed passes both checks', async (template, country, type) => {
-    const doc = await renderDocument({ template, seed: 101 });
-    const front = (await photograph(doc.image, 1)).image;
-    const back = doc.back ? (await photograph(doc.back, 2)).image : undefined;
-    const res = await engine.analyze({ front, back, declared: { country, type }, accepted: [{ country, types: [type] }], now: NOW });
-    expect(res.ocr.status, JSON.stringify(res.ocr.reasons)).toBe('passed');
-    expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
-    expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
+    await expectSyntheticPasses(documentEngine(), template, country, type, NOW);
   });
 
   it('a forged broken check digit fails template_match with mrz_check_digit_mismatch (2.0 left it unreadable)', async () => {
     const doc = await forgeDocument('broken_check_digit', { template: 'moz-passport', seed: 3 });
     const front = (await photograph(doc.image, 1)).image;
-    const res = await engine.analyze({ front, declared: { country: 'MOZ', type: 'passport' }, accepted: [{ country: 'MOZ', types: ['passport'] }], now: NOW });
+    const res = await documentEngine().analyze({ front, declared: { country: 'MOZ', type: 'passport' }, accepted: [{ country: 'MOZ', types: ['passport'] }], now: NOW });
     expect(res.template.status).toBe('failed');
     expect(res.template.reasons).toContain('mrz_check_digit_mismatch');
   });

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedDir } from '../../assets.js';
-import { photograph, renderDocument } from '../../../tools/corpus/index.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V4, type DocumentEngine } from '../index.js';
+import { describe, expect, it } from 'vitest';
+import { expectSyntheticPasses, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
+import { DOCUMENT_SETTINGS_V4 } from '../index.js';
 import { homography, warp, type Point } from '../image/warp.js';
 import { normalizeImage } from '../image/normalize.js';
 import { GlyphReader } from './glyphs.js';
@@ -19,21 +18,11 @@ import { bandCropper, resolveTwins, statesKnown, voteReads, type Interpreted } f
  * budget 7. Real tesseract on real TUNING images only (held-out ones stay out of every test), on
  * perspective copies of them, and on the synthetic corpus.
  */
-const REAL = path.join(sharedDir(), 'documents-real');
+const REAL = REAL_DOCUMENTS;
 const NOW = new Date('2026-11-21T00:00:00Z');
-let engine: DocumentEngine;
+const documentEngine = useDocumentEngine(DOCUMENT_SETTINGS_V4);
 
-beforeAll(async () => {
-  engine = await createDocumentEngine(DOCUMENT_SETTINGS_V4);
-});
-afterAll(async () => {
-  await engine.close();
-});
-
-const truth = (file: string): string[] => {
-  const rows = readFileSync(path.join(REAL, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; mrz_lines: string[] });
-  return rows.find((r) => r.file === file)!.mrz_lines;
-};
+const truth = realMrzTruth;
 
 /** A keystone (the right side `shrink` shorter) and a roll of `rollDeg`, as a phone held at an angle gives. */
 async function perspective(bytes: Buffer, shrink: number, rollDeg: number): Promise<Buffer> {
@@ -148,27 +137,27 @@ describe.runIf(existsSync(REAL))('2.2 on real tuning captures', () => {
     ['DoubangoTelecom__ultimateMRZ-SDK__assets__images__Passport-Australia_1280x720_rotate+90.jpg'],
     ['developer79433__passport_mrz_detector_cpp__test_data__mrz_example_05.jpg'],
   ])('%s: exact and valid', async (file) => {
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, file)));
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(true);
   });
 
   it('a clean scan is confirmed by the glyph reader: one tesseract read', async () => {
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, 'sivakumar-mahalingam__fastmrz__data__passport_uk.jpg')));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, 'sivakumar-mahalingam__fastmrz__data__passport_uk.jpg')));
     expect(r.valid).toBe(true);
     expect(r.attempts.map((a) => a.source)).toEqual(['tesseract:grey', 'glyph']);
   });
 
   it('a passport photographed with keystone and roll, its MRZ off the dominant (sideways) text angle, is found and read exactly', async () => {
     const file = 'sivakumar-mahalingam__fastmrz__data__passport_uk.jpg';
-    const r = await engine.scanMrz(await perspective(readFileSync(path.join(REAL, file)), 0.18, -8));
+    const r = await documentEngine().scanMrz(await perspective(readFileSync(path.join(REAL, file)), 0.18, -8));
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(true);
   });
 
   it('an ID card back under keystone and roll is found; its misprinted composite stays mrz_check_digits_failed', async () => {
     const file = 'developer79433__passport_mrz_detector_cpp__examples__passport_04.jpg';
-    const r = await engine.scanMrz(await perspective(readFileSync(path.join(REAL, file)), 0.18, -8));
+    const r = await documentEngine().scanMrz(await perspective(readFileSync(path.join(REAL, file)), 0.18, -8));
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(false);
     expect(r.reason).toBe('mrz_check_digits_failed');
@@ -176,7 +165,7 @@ describe.runIf(existsSync(REAL))('2.2 on real tuning captures', () => {
 
   it('the bold infrared capture is never reported valid with wrong lines, within the read budget', async () => {
     const file = 'regulaforensics__DocumentReader-web-python-client__example__IR.jpg';
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, file)));
     if (r.valid) expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.attempts.filter((a) => a.source.startsWith('tesseract')).length).toBeLessThanOrEqual(DOCUMENT_SETTINGS_V4.scan!.maxReads + 1);
   });
@@ -187,12 +176,6 @@ describe('2.2 analyze on the synthetic corpus (figures must not fall)', () => {
     ['moz-passport', 'MOZ', 'passport'],
     ['mex-ine', 'MEX', 'national_id'],
   ] as const)('%s photographed passes both checks', async (template, country, type) => {
-    const doc = await renderDocument({ template, seed: 101 });
-    const front = (await photograph(doc.image, 1)).image;
-    const back = doc.back ? (await photograph(doc.back, 2)).image : undefined;
-    const res = await engine.analyze({ front, back, declared: { country, type }, accepted: [{ country, types: [type] }], now: NOW });
-    expect(res.ocr.status, JSON.stringify(res.ocr.reasons)).toBe('passed');
-    expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
-    expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
+    await expectSyntheticPasses(documentEngine(), template, country, type, NOW);
   });
 });

@@ -1,30 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedDir } from '../../assets.js';
-import { photograph, renderDocument } from '../../../tools/corpus/index.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, type DocumentEngine } from '../index.js';
+import { describe, expect, it } from 'vitest';
+import { expectSyntheticPasses, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2 } from '../index.js';
 
 /**
  * Document engine 2.x on real specimen captures (`../shared/documents-real`, tuning images only:
  * the held-out ones stay out of every test and tuning loop) and on the synthetic corpus, whose
  * figures must not fall. Real tesseract, real images.
  */
-const REAL = path.join(sharedDir(), 'documents-real');
+const REAL = REAL_DOCUMENTS;
 const NOW = new Date('2026-11-21T00:00:00Z');
-let engine: DocumentEngine;
+const documentEngine = useDocumentEngine(DOCUMENT_SETTINGS_V2);
 
-beforeAll(async () => {
-  engine = await createDocumentEngine(DOCUMENT_SETTINGS_V2);
-});
-afterAll(async () => {
-  await engine.close();
-});
-
-const truth = (file: string): string[] => {
-  const rows = readFileSync(path.join(REAL, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; mrz_lines: string[] });
-  return rows.find((r) => r.file === file)!.mrz_lines;
-};
+const truth = realMrzTruth;
 
 describe.runIf(existsSync(REAL))('scanMrz on real specimen captures', () => {
   it.each([
@@ -33,7 +22,7 @@ describe.runIf(existsSync(REAL))('scanMrz on real specimen captures', () => {
     ['regulaforensics__DocumentReader-web-js-client__examples__basic__WHITE.jpg', 'a BMP file'],
     ['developer79433__passport_mrz_detector_cpp__test_data__mrz_example_05.jpg', 'low-resolution scan'],
   ])('%s (%s): exact and valid', async (file) => {
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, file)));
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(true);
     expect(r.reason).toBeUndefined();
@@ -41,7 +30,7 @@ describe.runIf(existsSync(REAL))('scanMrz on real specimen captures', () => {
 
   it('a card whose printed composite check digit is wrong is read exactly and reported mrz_check_digits_failed, never valid', async () => {
     const file = 'developer79433__passport_mrz_detector_cpp__test_data__mrz_example_04.jpg';
-    const r = await engine.scanMrz(readFileSync(path.join(REAL, file)));
+    const r = await documentEngine().scanMrz(readFileSync(path.join(REAL, file)));
     expect(r.parsed?.lines).toEqual(truth(file));
     expect(r.valid).toBe(false);
     expect(r.reason).toBe('mrz_check_digits_failed');
@@ -52,7 +41,7 @@ describe('scanMrz without an MRZ', () => {
   it('a blank page is mrz_not_found or mrz_unreadable, never valid', async () => {
     const sharp = (await import('sharp')).default;
     const blank = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#f4f1ea' } }).jpeg().toBuffer();
-    const r = await engine.scanMrz(blank);
+    const r = await documentEngine().scanMrz(blank);
     expect(r.valid).toBe(false);
     expect(['mrz_not_found', 'mrz_unreadable']).toContain(r.reason);
   });
@@ -71,14 +60,8 @@ describe('2.x analyze on the synthetic corpus (figures must not fall)', () => {
     ['mex-ine', 'MEX', 'national_id'],
     ['moz-bi', 'MOZ', 'national_id'],
   ] as const)('%s photographed passes both checks', async (template, country, type) => {
-    const doc = await renderDocument({ template, seed: 101 });
-    const front = (await photograph(doc.image, 1)).image;
-    const back = doc.back ? (await photograph(doc.back, 2)).image : undefined;
-    const res = await engine.analyze({ front, back, declared: { country, type }, accepted: [{ country, types: [type] }], now: NOW });
-    expect(res.ocr.status, JSON.stringify(res.ocr.reasons)).toBe('passed');
-    expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
+    const { doc, res } = await expectSyntheticPasses(documentEngine(), template, country, type, NOW);
     expect(res.extracted.document_number).toBe(doc.truth.identity.document_number);
-    expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
     // Captions read with the document's language model (por / spa), not only located.
     const ev = res.ocr.evidence as { captions?: Record<string, { matched: boolean; text: string }>; captions_matched?: number; captions_total?: number };
     expect(ev.captions, 'captions evidence').toBeDefined();
@@ -91,14 +74,14 @@ describe.runIf(existsSync(REAL))('quickQuality (capture-time advice)', () => {
   const file = path.join(REAL, 'DoubangoTelecom__ultimateMRZ-SDK__assets__images__Czech_passport_2005_MRZ_orient1_1300x1002.jpg');
 
   it('a sharp passport photo with its MRZ in view is fine', async () => {
-    const r = await engine.quickQuality(readFileSync(file), { expectMrz: true });
+    const r = await documentEngine().quickQuality(readFileSync(file), { expectMrz: true });
     expect(r.issues).toEqual([]);
     expect(r.ok).toBe(true);
   });
 
   it('the same photo heavily blurred is flagged blurry, with advice in en/pt/es', async () => {
     const sharp = (await import('sharp')).default;
-    const r = await engine.quickQuality(await sharp(readFileSync(file)).blur(6).jpeg().toBuffer(), { expectMrz: true });
+    const r = await documentEngine().quickQuality(await sharp(readFileSync(file)).blur(6).jpeg().toBuffer(), { expectMrz: true });
     expect(r.issues).toContain('blurry');
     expect(r.messages.pt[0]).toMatch(/desfocada/);
     expect(r.messages.es[0]).toMatch(/borrosa/);
@@ -107,8 +90,8 @@ describe.runIf(existsSync(REAL))('quickQuality (capture-time advice)', () => {
   it('a page without an MRZ is mrz_not_found when one is expected, fine when not; garbage is unreadable_image', async () => {
     const sharp = (await import('sharp')).default;
     const page = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#f4f1ea' } }).composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="900" height="600"><text x="40" y="100" font-size="40" font-family="DejaVu Sans">Some caption text</text></svg>') }]).jpeg().toBuffer();
-    expect((await engine.quickQuality(page, { expectMrz: true })).issues).toContain('mrz_not_found');
-    expect((await engine.quickQuality(page, { expectMrz: false })).issues).not.toContain('mrz_not_found');
-    expect((await engine.quickQuality(Buffer.from('not an image at all'), { expectMrz: true })).issues).toEqual(['unreadable_image']);
+    expect((await documentEngine().quickQuality(page, { expectMrz: true })).issues).toContain('mrz_not_found');
+    expect((await documentEngine().quickQuality(page, { expectMrz: false })).issues).not.toContain('mrz_not_found');
+    expect((await documentEngine().quickQuality(Buffer.from('not an image at all'), { expectMrz: true })).issues).toEqual(['unreadable_image']);
   });
 });

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { sharedDir } from '../engine/assets.js';
+import { createDocumentEngine, type DocumentEngine, type DocumentEngineSettings } from '../engine/document/index.js';
+import type { TDocumentType } from '../domain/documents.js';
+import { photograph, renderDocument } from '../tools/corpus/index.js';
+
+/**
+ * Shared by the document engine's version tests (2.0, 2.1, 2.2): the real specimen captures in
+ * `../shared/documents-real` (tests read TUNING images only; held-out ones stay out of every test),
+ * their ground-truth MRZ, and one engine per test file started and closed with the file.
+ */
+export const REAL_DOCUMENTS = path.join(sharedDir(), 'documents-real');
+
+export function realMrzTruth(file: string): string[] {
+  const rows = readFileSync(path.join(REAL_DOCUMENTS, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; mrz_lines: string[] });
+  return rows.find((r) => r.file === file)!.mrz_lines;
+}
+
+/** Registers the file's hooks; the engine is there from `beforeAll` on. */
+export function useDocumentEngine(settings: DocumentEngineSettings): () => DocumentEngine {
+  let engine: DocumentEngine | undefined;
+  beforeAll(async () => {
+    engine = await createDocumentEngine(settings);
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+  return () => engine!;
+}
+
+/**
+ * The synthetic corpus check every version keeps ("figures must not fall"): a rendered document,
+ * photographed, passes document_ocr and template_match with its MRZ read back exactly. Returns the
+ * document and the result for a version's own further expectations.
+ */
+export async function expectSyntheticPasses(engine: DocumentEngine, template: string, country: string, type: TDocumentType, now: Date) {
+  const doc = await renderDocument({ template, seed: 101 });
+  const front = (await photograph(doc.image, 1)).image;
+  const back = doc.back ? (await photograph(doc.back, 2)).image : undefined;
+  const res = await engine.analyze({ front, back, declared: { country, type }, accepted: [{ country, types: [type] }], now });
+  expect(res.ocr.status, JSON.stringify(res.ocr.reasons)).toBe('passed');
+  expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
+  expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
+  return { doc, res };
+}
