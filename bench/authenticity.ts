@@ -1,5 +1,5 @@
 /**
- * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 5,6] [-- --no-synthetic] [-- --no-real] [-- --camera recipe]`
+ * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 5,6] [-- --no-synthetic] [-- --no-real] [-- --camera recipe] [-- --dump results.jsonl]`
  *
  * 1. REAL images first (bench/authenticity-real.ts): genuine camera, scanner, document and
  *    browser-canvas JPEGs and attacks applied to real images, HELD-OUT split (never used for
@@ -14,7 +14,7 @@
  * Prints per attack type the detection rate at the score threshold that flags 5% of clean
  * images, ROC AUC, the status mix, and latency p50/p95 per image. Timings depend on machine load.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -37,6 +37,9 @@ const { values } = parseArgs({
     'no-synthetic': { type: 'boolean', default: false },
     'no-real': { type: 'boolean', default: false },
     camera: { type: 'string', default: 'real' },
+    // Per-file results of the real part (file, settings version, score, status, reasons) as JSON
+    // lines, so that figures on a sub-population (e.g. the sources of one release) can be re-read.
+    dump: { type: 'string' },
   },
 });
 const log = (s: string) => process.stderr.write(s);
@@ -64,7 +67,14 @@ if (!values['no-real']) {
     if (results.some((r) => r.item.save)) realReport[`${name}_real_editors_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || r.item.save));
   };
   for (const [name, filter] of parts) {
-    for (const settings of [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) report(name, settings, await runReal(settings, filter, log));
+    for (const settings of [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) {
+      const results = await runReal(settings, filter, log);
+      report(name, settings, results);
+      if (values.dump) {
+        const lines = results.map((r) => JSON.stringify({ part: name, settings: settings.version, file: r.item.file, label: r.item.label, kind: r.item.kind, source: r.item.source, save: r.item.save ?? null, score: r.score, status: r.status, reasons: r.reasons, ms: Math.round(r.ms) }));
+        appendFileSync(values.dump, lines.join('\n') + '\n');
+      }
+    }
   }
   process.stdout.write(JSON.stringify({ real: realReport }, null, 2) + '\n');
 }

@@ -41,6 +41,15 @@ const MIRRORS: { repo: string; licence: string; include: RegExp; exclude: RegExp
     include: /^2D\/Receipts\/.*\.jpe?g$/i,
     exclude: /^$/,
   },
+  {
+    // Recent phones as applicants use them (Pixel 5 HDR+, iPhone 11) and a compact camera
+    // (Canon SX620 HS): the authors' own photos of cartridge headstamps, straight from the device
+    // (the WhatsApp copy has no Make and drops out by the rule below). Added in issue 13 (wt19b).
+    repo: 'Tech4Tracing/CartridgeOCR',
+    licence: 'MIT (repository LICENSE, Copyright (c) 2021-2022 Tech 4 Tracing)',
+    include: /^imagesForTesting\/.*\.jpe?g$/i,
+    exclude: /receivedWhatsApp/i,
+  },
 ];
 
 const SCANNER = /scan|MB\d{4} series|CLAS|Noritsu|Frontier|Perfection|Scanjet|ScanSnap|CanoScan|fi-\d|Plustek|Epson GT|Kodak i\d|document camera/i;
