@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsxWorker } from './tsx-worker.js';
 import type { CaptureAdvisor, TCaptureAdvice } from '../domain/capture-advice.js';
 import { CAPTURE_ADVICE_V1_1, type CaptureAdviceSettings } from './document/advice.js';
 import type { AdviceReply, AdviceRequest, AdviceWorkerData } from './document/advice-worker.js';
@@ -37,12 +38,7 @@ export function createCaptureAdvisor(opts: CaptureAdvisorOptions = {}): CaptureA
   const thread = (): Worker => {
     if (worker) return worker;
     const data: AdviceWorkerData = { settings: s, mrzSha256: DOCUMENT_SETTINGS_V2.tessdata.mrzSha256 };
-    // Worker threads do not inherit the process's TypeScript loader (tsx, a runtime dependency:
-    // the image runs `npx tsx api/server.ts`), so the thread registers it before loading its entry.
-    const entry = new URL('./document/advice-worker.ts', import.meta.url).href;
-    const tsx = import.meta.resolve('tsx/esm/api');
-    const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-    const w = new Worker(boot, { eval: true, workerData: data });
+    const w = tsxWorker(new URL('./document/advice-worker.ts', import.meta.url), { workerData: data });
     w.on('message', (r: AdviceReply) => {
       waiting.get(r.id)?.(r);
       waiting.delete(r.id);

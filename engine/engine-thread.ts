@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsxWorker } from './tsx-worker.js';
 
 /**
  * An engine of one profile in a worker thread of its own, behind the same methods as the
@@ -66,12 +67,7 @@ export async function startEngineThread<T>(kind: EngineThreadKind, profileId: st
   let closed = false;
 
   const start = (): Running => {
-    // Worker threads do not inherit tsx (a runtime dependency: the worker runs under tsx), so the
-    // thread registers it before loading its entry (as engine/capture-advice.ts does).
-    const entry = new URL('./engine-thread-entry.ts', import.meta.url).href;
-    const tsx = import.meta.resolve('tsx/esm/api');
-    const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-    const worker = new Worker(boot, { eval: true, workerData: { kind, profileId } satisfies EngineThreadData, name: `engine-${kind}` });
+    const worker = tsxWorker(new URL('./engine-thread-entry.ts', import.meta.url), { workerData: { kind, profileId } satisfies EngineThreadData, name: `engine-${kind}` });
     let settle!: { resolve(v: { settings?: unknown; models?: unknown }): void; reject(e: Error): void };
     const ready = new Promise<{ settings?: unknown; models?: unknown }>((resolve, reject) => { settle = { resolve, reject }; });
     ready.catch(() => undefined); // awaited by every caller; a thread that dies unawaited is not an unhandled rejection
