@@ -42,7 +42,7 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // signal, capture_source; turn identity). Authenticity as ep-2026.11-7.
   'ep-2026.11-8': { id: 'ep-2026.11-8', document: DOCUMENT_SETTINGS_V4, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V6 },
   // Issues 14 and 18: faces v5 (faces-2026.11.5): liveness v4's rules and signals on less work per frame — the frame
-  // detector every 4th frame and where tracking is lost (the box follows the landmarks between), probes detected again
+  // detector every 2nd frame and where tracking is lost (the box follows the eyes between), probes detected again
   // before PAD and the recognizer read them, the eye classifier only near the neutral pose. Document and authenticity
   // as ep-2026.11-8.
   'ep-2026.11-9': { id: 'ep-2026.11-9', document: DOCUMENT_SETTINGS_V4, faces: FACE_SETTINGS_V5, authenticity: AUTHENTICITY_SETTINGS_V6 },

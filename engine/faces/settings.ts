@@ -94,10 +94,12 @@ export const ZLivenessV2Settings = z.object({
     .object({
       /**
        * The frame detector runs on the first frame and then every this many frames; between, the
-       * face box follows the previous frame's 68 landmarks (the detector box's offset and size
-       * relative to them, taken at the last detection). 1 = detect every frame.
+       * face box follows the previous frame's eyes (the detector box's offset from their midpoint
+       * and its size, taken at the last detection). 1 = detect every frame.
        */
       detectEvery: z.number().int().min(1),
+      /** Tracked frames: locate the landmarks once on the previous frame's box, then again on the box they imply (removes the one-frame lag). */
+      refine: z.boolean(),
       /** Tracking is lost, and the detector runs on that frame, when the box the frame's own landmarks imply overlaps the tracked box less than this (IoU)... */
       minTrackIou: z.number().min(0).max(1),
       /** ...or the face mesh's presence probability on the tracked box is below this. */
@@ -367,8 +369,8 @@ export const TURN_IDENTITY_EXPERIMENT: FaceEngineSettings = {
 
 /**
  * Settings v5 (`faces-2026.11.5`, issue 14 and 18: liveness per Case within 1.5 s on 2 cores): v4's
- * rules, thresholds and signals on less work per frame. The frame detector runs every
- * `detectEvery` frames and wherever tracking is lost; between, the box follows the previous
+ * rules, thresholds and signals on less work per frame. The frame detector runs on every other
+ * frame and wherever tracking is lost; between, the box follows the previous
  * frame's landmarks; frames read by PAD, the screen cues' probes and the recognizer are detected
  * again first; the eye classifier runs only on frames near the neutral pose. Every frame is still
  * observed (landmarks, mesh pose, colour), so each step is judged in its own slot as before.
@@ -379,7 +381,7 @@ export const FACE_SETTINGS_V5: FaceEngineSettings = {
   version: 'faces-2026.11.5',
   v2: {
     ...FACE_SETTINGS_V4.v2!,
-    tracking: { detectEvery: 4, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true, eyesNearNeutralOnly: true },
+    tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true, eyesNearNeutralOnly: true },
   },
 };
 

@@ -18,7 +18,13 @@ export interface TrackedFrame {
   detected: boolean;
 }
 
-/** Where the detector's box sits relative to the 68 landmarks, in units of their spread. */
+/**
+ * Where the detector's box sits relative to the eyes' midpoint (pixels), and its size. The eyes
+ * are rigid with the skull, so the offset holds while the head moves; the size is the last
+ * detection's (a face's size barely changes between two detections a few frames apart). Tried and
+ * rejected on the tuning clips: the centroid and spread of all 68 points, which drift with the jaw
+ * line on turns and gave more spurious blink dips (engine/faces/README.md "Liveness v5").
+ */
 interface BoxRelation {
   dx: number;
   dy: number;
@@ -26,28 +32,23 @@ interface BoxRelation {
   h: number;
 }
 
-function spreadOf(landmarks: Point[]): { cx: number; cy: number; s: number } {
+function eyesMidpoint(landmarks: Point[]): Point {
   let cx = 0, cy = 0;
-  for (const [x, y] of landmarks) {
-    cx += x;
-    cy += y;
+  for (let i = 36; i < 48; i++) {
+    cx += landmarks[i]![0] / 12;
+    cy += landmarks[i]![1] / 12;
   }
-  cx /= landmarks.length;
-  cy /= landmarks.length;
-  let ss = 0;
-  for (const [x, y] of landmarks) ss += (x - cx) ** 2 + (y - cy) ** 2;
-  return { cx, cy, s: Math.sqrt(ss / landmarks.length) || 1 };
+  return [cx, cy];
 }
 
 export function relationOf(box: Box, landmarks: Point[]): BoxRelation {
-  const { cx, cy, s } = spreadOf(landmarks);
-  return { dx: (box.x + box.width / 2 - cx) / s, dy: (box.y + box.height / 2 - cy) / s, w: box.width / s, h: box.height / s };
+  const [cx, cy] = eyesMidpoint(landmarks);
+  return { dx: box.x + box.width / 2 - cx, dy: box.y + box.height / 2 - cy, w: box.width, h: box.height };
 }
 
 export function boxFrom(landmarks: Point[], rel: BoxRelation): Box {
-  const { cx, cy, s } = spreadOf(landmarks);
-  const w = rel.w * s, h = rel.h * s;
-  return { x: cx + rel.dx * s - w / 2, y: cy + rel.dy * s - h / 2, width: w, height: h };
+  const [cx, cy] = eyesMidpoint(landmarks);
+  return { x: cx + rel.dx - rel.w / 2, y: cy + rel.dy - rel.h / 2, width: rel.w, height: rel.h };
 }
 
 export function boxIou(a: Box, b: Box): number {
@@ -87,7 +88,11 @@ export async function trackFrames(
     let detected = false;
     let otherFaces = 0;
     if (track && track.age < t.detectEvery) {
-      const box = boxFrom(track.landmarks, track.rel);
+      // The previous frame's box finds this frame's landmarks; the box they imply is where the
+      // face is now (no one-frame lag, which would shift the landmark crop with the motion and
+      // make eye openness jitter), and the frame is observed in full on that box.
+      const seed = boxFrom(track.landmarks, track.rel);
+      const box = t.refine ? boxFrom(await models.landmarks.predict(img, seed), track.rel) : seed;
       const pseudo: DetectedFace = { box, score: track.score, landmarks: [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]] };
       const obs = await observeFace(models, img, pseudo, { mesh: true, eyes, tracked: true });
       const held = (obs.meshPresence ?? 0) >= t.minMeshPresence && boxIou(boxFrom(obs.landmarks, track.rel), box) >= t.minTrackIou;
