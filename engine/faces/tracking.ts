@@ -75,15 +75,18 @@ export async function trackFrames(
   const eyes = !t.eyesNearNeutralOnly;
   let undecodable = 0, detections = 0, lost = 0;
   let track: { rel: BoxRelation; score: number; landmarks: Point[]; age: number } | undefined;
-  for (const f of ordered) {
-    let img: RgbImage;
-    try {
-      img = await decodeImage(f.image, settings.frameMaxSide);
-    } catch {
+  // The next frame is decoded (libvips, off this thread) while this one's models run here.
+  const decode = (i: number) => (i < ordered.length ? decodeImage(ordered[i]!.image, settings.frameMaxSide).catch(() => undefined) : Promise.resolve(undefined));
+  let next = decode(0);
+  for (const [i, f] of ordered.entries()) {
+    const decoded = await next;
+    next = decode(i + 1);
+    if (!decoded) {
       undecodable++;
       track = undefined;
       continue;
     }
+    const img: RgbImage = decoded;
     let face: FaceObservation | undefined;
     let detected = false;
     let otherFaces = 0;
