@@ -254,15 +254,18 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     }
     trackStats = { detections: tr.detections, lost: tr.lost };
   } else {
-    for (const f of sorted) {
-      let img: RgbImage;
-      try {
-        img = await decodeImage(f.image, settings.frameMaxSide);
-      } catch {
+    // The next frame is decoded (libvips, off this thread) while this one's models run here.
+    const decode = (i: number) => (i < sorted.length ? decodeImage(sorted[i]!.image, settings.frameMaxSide).catch(() => undefined) : Promise.resolve(undefined));
+    let next = decode(0);
+    for (const [i, f] of sorted.entries()) {
+      const img = await next;
+      next = decode(i + 1);
+      if (!img) {
         undecodable++;
         continue;
       }
-      const a = await analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true });
+      // Eye classifier later, on the frames the blink rule reads (same result: see fillEyes below).
+      const a = await analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true, eyes: false });
       if (!a.face) continue;
       if (a.otherFaces > 0) multi++;
       frames.push({ index: f.index, timestampMs: f.meta.timestamp_ms, face: a.face, img, otherFaces: a.otherFaces });
@@ -312,8 +315,9 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   if (!neutralOk) reasons.add('liveness_challenge_incomplete');
 
   // --- Steps in their slots ---
-  // v5: the eye classifier only where the blink rule will read it.
-  if (tracking?.eyesNearNeutralOnly) await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)));
+  // The eye classifier only where the blink rule reads it (frames near the neutral pose), once that
+  // pose is known: the same result as running it on every frame, for less work.
+  await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)));
   const moves = movementEvents(frames, neutral, s);
   const blinks = blinkEvents(frames, neutral, s, v2.blink);
   const events = [...moves, ...blinks.events].sort((a, b) => a.startMs - b.startMs);

@@ -110,8 +110,6 @@ export const ZLivenessV2Settings = z.object({
        * detected again before they are read.
        */
       redetectProbes: z.boolean(),
-      /** The eye classifier runs only on frames near the neutral pose, the only ones the blink rule reads (same result, less work). */
-      eyesNearNeutralOnly: z.boolean(),
     })
     .optional(),
 });
@@ -381,9 +379,9 @@ export const FACE_SETTINGS_V5: FaceEngineSettings = {
   version: 'faces-2026.11.5',
   v2: {
     ...FACE_SETTINGS_V4.v2!,
-    tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true, eyesNearNeutralOnly: true },
+    tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true },
   },
 };
 
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */
-export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V5;
+export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V4;

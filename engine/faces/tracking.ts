@@ -72,7 +72,6 @@ export async function trackFrames(
   ordered: { image: Buffer; meta: TLivenessFrameMeta; index: number }[],
 ): Promise<{ frames: TrackedFrame[]; undecodable: number; detections: number; lost: number }> {
   const frames: TrackedFrame[] = [];
-  const eyes = !t.eyesNearNeutralOnly;
   let undecodable = 0, detections = 0, lost = 0;
   let track: { rel: BoxRelation; score: number; landmarks: Point[]; age: number } | undefined;
   // The next frame is decoded (libvips, off this thread) while this one's models run here.
@@ -97,7 +96,7 @@ export async function trackFrames(
       const seed = boxFrom(track.landmarks, track.rel);
       const box = t.refine ? boxFrom(await models.landmarks.predict(img, seed), track.rel) : seed;
       const pseudo: DetectedFace = { box, score: track.score, landmarks: [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]] };
-      const obs = await observeFace(models, img, pseudo, { mesh: true, eyes, tracked: true });
+      const obs = await observeFace(models, img, pseudo, { mesh: true, eyes: false, tracked: true });
       const held = (obs.meshPresence ?? 0) >= t.minMeshPresence && boxIou(boxFrom(obs.landmarks, track.rel), box) >= t.minTrackIou;
       if (held) face = obs;
       else lost++;
@@ -111,7 +110,7 @@ export async function trackFrames(
       if (largest) {
         const area = (b: Box) => b.width * b.height;
         otherFaces = rest.filter((o) => area(o.box) >= settings.multiFace.minAreaRatio * area(largest.box)).length;
-        face = await observeFace(models, img, largest, { mesh: true, eyes });
+        face = await observeFace(models, img, largest, { mesh: true, eyes: false });
         track = { rel: relationOf(largest.box, face.landmarks), score: largest.score, landmarks: face.landmarks, age: 1 };
       } else track = undefined;
     }
@@ -135,7 +134,7 @@ export async function redetect<F extends { face: FaceObservation; img: RgbImage;
   return { ...frame, detected: true, face: { ...frame.face, box: best.d.box, score: best.d.score, fivePoints: best.d.landmarks } };
 }
 
-/** Fills the eye classifier's P(closed) on the frames that need it (v5: near-neutral frames only). */
+/** Fills the eye classifier's P(closed) on the frames that need it (the blink rule reads near-neutral frames only). */
 export async function fillEyes(models: FaceModels, frames: { face: FaceObservation; img: RgbImage }[]): Promise<void> {
   for (const f of frames) if (Number.isNaN(f.face.eyes.closed)) f.face.eyes = await models.eyes.state(f.img, f.face.landmarks);
 }
