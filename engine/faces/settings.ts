@@ -110,6 +110,12 @@ export const ZLivenessV2Settings = z.object({
        * detected again before they are read.
        */
       redetectProbes: z.boolean(),
+      /**
+       * The eye classifier only on frames near the neutral pose (the only ones the blink rule reads).
+       * Since wt25a every v2+ version works this way (same result), so the flag changes nothing; it
+       * stays because released profile ep-2026.11-9 was stamped with it.
+       */
+      eyesNearNeutralOnly: z.boolean(),
     })
     .optional(),
 });
@@ -379,7 +385,7 @@ export const FACE_SETTINGS_V5: FaceEngineSettings = {
   version: 'faces-2026.11.5',
   v2: {
     ...FACE_SETTINGS_V4.v2!,
-    tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true },
+    tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true, eyesNearNeutralOnly: true },
   },
 };
 
