@@ -7,6 +7,12 @@
  * - `small`: downscaled so MRZ characters are about 8–10 px high, JPEG quality 60;
  * - `blur`: Gaussian σ 1.6 plus JPEG quality 35;
  * - `shade`: a left-to-right illumination ramp (35 %→100 %) and halved contrast.
+ * `--variants tiny,tint` (document engine 2.3 development) writes two other kinds instead:
+ * - `tiny`: scaled so the MRZ glyphs are 7, 8 or 9 px high (measured on the source by the band
+ *   search's line height; the USCIS-card case), JPEG quality 75;
+ * - `tint`: the page multiplied by a pale security-print colour (blue-green, pink or yellow-green)
+ *   with a guilloche-like wave in the two channels that colour darkens, contrast lowered, glyphs at
+ *   most 12 px, JPEG quality 70 with chroma subsampling (the tinted-crop case).
  * Writes the images and a `ground_truth.jsonl` in the bench's format. Not a substitute for real
  * held-out data: it only says whether a change helps on what the degradations model.
  */
@@ -15,10 +21,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodeBmp, isBmp } from '../engine/document/image/bmp.js';
+import { locateMrzBands } from '../engine/document/mrz/locate.js';
 import { isHeldOut, type RealTruth } from './documents-real.js';
 
-const [src, dest] = process.argv.slice(2);
-if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir>');
+const args = process.argv.slice(2);
+const vi = args.indexOf('--variants');
+const kinds = vi >= 0 ? args.splice(vi, 2)[1]!.split(',') : ['persp', 'small', 'blur', 'shade'];
+const [src, dest] = args;
+if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir> [--variants persp,small,blur,shade,tiny,tint]');
 mkdirSync(dest, { recursive: true });
 const truths = readFileSync(path.join(src, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth);
 // One copy per picture: the EXIF-rotated and low-resolution duplicates add nothing here.
@@ -54,7 +64,33 @@ function warpPerspective(rgb: Buffer, w: number, h: number, quad: [number, numbe
   return out;
 }
 
+/** Height in source pixels of the MRZ glyphs: the band search's mean line height of its best band. */
+async function glyphHeight(rgb: Buffer, w: number, h: number): Promise<number | null> {
+  const bands = await locateMrzBands({ data: rgb, width: w, height: h, channels: 3 }, { workSide: 1000, maxBands: 1 });
+  return bands[0]?.lineHeight ?? null;
+}
+
+const TINTS: [number, number, number][] = [[172, 214, 226], [236, 188, 200], [214, 232, 168]];
+
+/** Pale security-print colour with a wave pattern in the channels the colour darkens; ink stays dark. */
+function tint(rgb: Buffer, w: number, h: number, k: number): Buffer {
+  const bg = TINTS[k % TINTS.length]!;
+  const out = Buffer.alloc(rgb.length);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const i = (y * w + x) * 3;
+    const lum = (0.299 * rgb[i]! + 0.587 * rgb[i + 1]! + 0.114 * rgb[i + 2]!) / 255;
+    const wave = 0.5 + 0.5 * Math.sin(x / 3.1 + 4 * Math.sin(y / 17) + k);
+    for (let c = 0; c < 3; c++) {
+      // The wave darkens the channels the tint already darkens (a printed pattern of the same colour).
+      const pat = bg[c]! - (255 - bg[c]!) * 0.9 * wave;
+      out[i + c] = Math.max(0, Math.min(255, Math.round(30 + 0.8 * pat * lum)));
+    }
+  }
+  return out;
+}
+
 const rows: string[] = [];
+let index = 0;
 for (const t of unique) {
   const bytes = readFileSync(path.join(src, t.file));
   // Three channels whatever the source (grey PNGs decode to one).
@@ -66,20 +102,41 @@ for (const t of unique) {
   const { width: w, height: h } = info;
   const base = t.file.replace(/\.[^.]+$/, '');
   const variants: [string, Buffer][] = [];
+  const k0 = index++;
+  if (kinds.includes('tiny') || kinds.includes('tint')) {
+    const gh = await glyphHeight(data, w, h);
+    if (gh === null) { console.error(`${t.file}: no band found, no tiny/tint copy`); continue; }
+    const resized = async (target: number) => {
+      const f = Math.min(1, target / gh);
+      return sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize(Math.max(8, Math.round(w * f)), Math.max(8, Math.round(h * f)), { kernel: 'lanczos3' }).raw().toBuffer({ resolveWithObject: true });
+    };
+    if (kinds.includes('tiny')) {
+      const r = await resized(7 + (k0 % 3));
+      variants.push(['tiny', await sharp(r.data, { raw: { width: r.info.width, height: r.info.height, channels: 3 } }).jpeg({ quality: 75 }).toBuffer()]);
+    }
+    if (kinds.includes('tint')) {
+      const r = await resized(12);
+      variants.push(['tint', await sharp(tint(r.data, r.info.width, r.info.height, k0), { raw: { width: r.info.width, height: r.info.height, channels: 3 } }).jpeg({ quality: 70 }).toBuffer()]);
+    }
+  }
+  if (kinds.includes('persp')) {
   // Keystone: the right side 18 % shorter, then an 8° roll.
   const k = 0.09 * h;
   const persp = warpPerspective(data, w, h, [[0, 0], [w - 1, -k], [w - 1, h - 1 + k], [0, h - 1]]);
   variants.push(['persp', await sharp(persp, { raw: { width: w, height: h, channels: 3 } }).rotate(8, { background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer()]);
+  }
   // MRZ characters about 8–10 px: the document is ~60 characters wide across the frame at most.
   const scale = Math.min(1, 560 / Math.max(w, h));
-  variants.push(['small', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize(Math.round(w * scale), Math.round(h * scale)).jpeg({ quality: 60 }).toBuffer()]);
-  variants.push(['blur', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).blur(1.6).jpeg({ quality: 35 }).toBuffer()]);
+  if (kinds.includes('small')) variants.push(['small', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize(Math.round(w * scale), Math.round(h * scale)).jpeg({ quality: 60 }).toBuffer()]);
+  if (kinds.includes('blur')) variants.push(['blur', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).blur(1.6).jpeg({ quality: 35 }).toBuffer()]);
+  if (kinds.includes('shade')) {
   const shaded = Buffer.alloc(data.length);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     const g = 0.35 + 0.65 * (x / (w - 1));
     for (let c = 0; c < 3; c++) { const i = (y * w + x) * 3 + c; shaded[i] = Math.round((128 + (data[i]! - 128) * 0.5) * g); }
   }
   variants.push(['shade', await sharp(shaded, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 80 }).toBuffer()]);
+  }
   for (const [name, out] of variants) {
     const file = `${base}__${name}.jpg`;
     writeFileSync(path.join(dest, file), out);

@@ -62,7 +62,24 @@ export interface ScanOptions {
   glyphWeak?: boolean;
   /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
   exactFlip?: boolean;
+  /**
+   * 2.3: the grey image the band search and the reads see. 'value' is each pixel's brightest
+   * channel (HSV value): black MRZ ink stays dark in every channel, while a pale tint or a printed
+   * security pattern is bright in at least one, so coloured backgrounds wash out. Absent: luma.
+   */
+  ink?: 'luma' | 'value';
+  /** 2.3: a third join sized to the frame's character height for large print (`locate.ts`). */
+  adaptiveJoin?: boolean;
+  /** 2.3: how bands with small glyphs are enlarged for the reads (`bandCropper`). */
+  upscale?: UpscaleOptions;
 }
+
+/**
+ * 2.3: bands whose lines are under `belowPx` high are enlarged with a Lanczos-3 kernel (2.0–2.2:
+ * cubic), after a Gaussian blur of `preBlur` source pixels that melts JPEG blocks and pixel steps
+ * into the smooth strokes the MRZ model was trained on, to `lineHeightPx` lines.
+ */
+export interface UpscaleOptions { belowPx: number; lineHeightPx: number; preBlur: number }
 
 /**
  * 2.1: the issuing state and nationality are codes ICAO lists (or `D` padded, or the specimen
@@ -208,7 +225,7 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number) => {
     if (!turned.has(angle)) {
@@ -223,8 +240,19 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     const t = await turnedImage(b.angle);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
-    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : variant === 'tall' ? 1.4 : 1) * lineHeightPx / b.lineHeight));
+    const small = !!upscale && b.lineHeight < upscale.belowPx;
+    const target = small ? upscale.lineHeightPx : lineHeightPx;
+    // The 'small' read is the independent second scale. A band already enlarged from small glyphs
+    // has nothing to gain from shrinking again (its 0.7× read printed stray characters on the tiny
+    // tuning copies and vetoed a right first read), so its other scale is above, not below.
+    const other = small ? 1.25 : 0.7;
+    const f = Math.max(0.3, Math.min(small ? 6 : 4, (variant === 'small' ? other : variant === 'tall' ? 1.4 : 1) * target / b.lineHeight));
     let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
+    if (small && upscale.preBlur > 0) {
+      // Blur at source scale before enlarging: sharp's blur runs after a resize in one pipeline.
+      const { data, info } = await s.blur(Math.max(0.3, upscale.preBlur)).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
+    }
     // 2.1 (`deskew`): the band's own text angle. The frame's angle comes from all its text; under
     // perspective the MRZ lines run at another angle than the printed zone above them.
     const skew = deskew ? await bandSkew(t, left, top, width, height) : 0;
@@ -247,7 +275,7 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
     } else if (flipped) s = s.rotate(180);
-    s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
+    s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 && !small ? 'cubic' : 'lanczos3' }).normalise();
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
       const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
@@ -403,8 +431,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
+  if (opts.ink === 'value') img = brightestChannel(img);
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin });
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
@@ -594,7 +623,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
   if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent())) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done] });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
@@ -609,6 +638,23 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     lineConfidence: b.r.confidences, confidence: Math.min(...b.r.confidences) / 2, nameConfirmed: false, corrections: b.r.corrections,
     band: { ...strip(b.band), flipped: b.flipped }, attempts, bandsFound: bands.length,
   };
+}
+
+/**
+ * 2.3 (`ink: 'value'`): each pixel's brightest channel. MRZ ink is black (dark in every channel);
+ * tinted paper and security print in one colour are bright in at least one channel, so they fade
+ * towards white while the characters keep their full contrast. Grey input is returned as it is.
+ */
+export function brightestChannel(img: Raw): Raw {
+  if (img.channels === 1) return img;
+  const n = img.width * img.height;
+  const out = Buffer.alloc(n);
+  const d = img.data;
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = d[j]!, g = d[j + 1]!, b = d[j + 2]!;
+    out[i] = r > g ? (r > b ? r : b) : g > b ? g : b;
+  }
+  return { data: out, width: img.width, height: img.height, channels: 1 };
 }
 
 function strip(b: MrzBand): Omit<MrzBand, 'score'> {
