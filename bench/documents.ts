@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v4-noglyph|v4-weakglyph|v5-luma|v5-noupscale|v5-nojoin|v5-weakglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v4-noglyph|v4-weakglyph|v5-luma|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -29,7 +29,7 @@ const SETTINGS = {
   'v5-luma': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-luma (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, ink: 'luma' } },
   'v5-noupscale': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-noupscale (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, upscale: undefined } },
   'v5-nojoin': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-nojoin (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, adaptiveJoin: false } },
-  'v5-weakglyph': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-weakglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, glyphWeak: true } },
+  'v5-strongglyph': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-strongglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, glyphWeak: false } },
   // Experiment, not a released settings version: 2.1 plus per-band deskew.
   // Experiment, not a released settings version: 2.2 without the glyph reader's confirmations and votes.
   'v4-noglyph': { ...DOCUMENT_SETTINGS_V4, version: 'document-engine@2.2.0-noglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V4.scan!, glyphVote: false } },

@@ -68,7 +68,7 @@ export const ZDocumentEngineSettings = z.object({
     exactFlip: z.boolean().optional(),
     /** 2.2: the OCR-B glyph reader confirms and votes with tesseract's reads of a band. */
     glyphVote: z.boolean().optional(),
-    /** Experiment, in no released settings: glyph reads vote and confirm but never veto a band. */
+    /** 2.3 (an experiment under 2.2): glyph reads vote and confirm but never veto a band. */
     glyphWeak: z.boolean().optional(),
     /** 2.3: the grey image the band search and reads see: 'value' = each pixel's brightest channel (tints wash out). */
     ink: z.enum(['luma', 'value']).optional(),
@@ -140,12 +140,13 @@ export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
 /**
  * document-engine 2.3 (engine profile ep-2026.11-9): small glyphs and tinted MRZs, see
  * engine/document/README.md "Document engine 2.3". Every 2.2 value is kept; `scan.ink`,
- * `scan.adaptiveJoin` and `scan.upscale` are new.
+ * `scan.adaptiveJoin` and `scan.upscale` are new, and the glyph reader's reads become weak
+ * (`scan.glyphWeak`: they vote and confirm but never veto, measured after 2.2's final run).
  */
 export const DOCUMENT_SETTINGS_V5: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V4,
   version: 'document-engine@2.3.0',
-  scan: { ...DOCUMENT_SETTINGS_V4.scan!, ink: 'value', adaptiveJoin: true, upscale: { belowPx: 14, lineHeightPx: 36, preBlur: 0.5 } },
+  scan: { ...DOCUMENT_SETTINGS_V4.scan!, ink: 'value', adaptiveJoin: true, upscale: { belowPx: 14, lineHeightPx: 36, preBlur: 0.5 }, glyphWeak: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

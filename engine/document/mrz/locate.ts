@@ -287,12 +287,13 @@ export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean) => Pr
 
 /**
  * Median height (px) of the character-sized ink components of a text mask: blobs 4 px or taller,
- * no wider than twice their height and no taller than a fifth of the frame. 0 when there are few.
+ * no wider than twice their height and no taller than half the frame (an MRZ-only crop holds two or
+ * three lines, so its characters are a third to a quarter of its height). 0 when there are few.
  */
 export function medianGlyphHeight(mask: Uint8Array, w: number, h: number): number {
   const hs = components(mask, w, h).filter((b) => {
     const bw = b.x1 - b.x0 + 1, bh = b.y1 - b.y0 + 1;
-    return bh >= 4 && bh <= h / 5 && bw <= 2 * bh;
+    return bh >= 4 && bh <= h / 2 && bw <= 2 * bh;
   }).map((b) => b.y1 - b.y0 + 1).sort((a, b) => a - b);
   return hs.length >= 10 ? hs[Math.floor(hs.length / 2)]! : 0;
 }

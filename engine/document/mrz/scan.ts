@@ -58,7 +58,7 @@ export interface ScanOptions {
   tilt?: boolean;
   /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
   glyphVote?: boolean;
-  /** Experiment (no released settings): glyph reads vote and confirm but never veto (`voteReads`' `weak`). */
+  /** 2.3 (an experiment under 2.2): glyph reads vote and confirm but never veto (`voteReads`' `weak`). */
   glyphWeak?: boolean;
   /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
   exactFlip?: boolean;
@@ -541,7 +541,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
     // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
     // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
-    // Experiment (`glyphWeak`, in no released settings): 2.2 as released lets a glyph read veto.
+    // 2.2 lets a glyph read veto; 2.3 (`glyphWeak`) does not.
     const weak = new Set(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []);
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
