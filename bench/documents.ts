@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v4-noglyph|v4-weakglyph|v5-luma|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -27,6 +27,7 @@ const SETTINGS = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5,
   // Ablations of 2.3 (experiments, not released settings versions): one of its three changes left out.
   'v5-luma': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-luma (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, ink: 'luma' } },
+  'v5-value': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-value (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, ink: 'value' } },
   'v5-noupscale': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-noupscale (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, upscale: undefined } },
   'v5-nojoin': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-nojoin (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, adaptiveJoin: false } },
   'v5-strongglyph': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-strongglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, glyphWeak: false } },

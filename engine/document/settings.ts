@@ -70,8 +70,12 @@ export const ZDocumentEngineSettings = z.object({
     glyphVote: z.boolean().optional(),
     /** 2.3 (an experiment under 2.2): glyph reads vote and confirm but never veto a band. */
     glyphWeak: z.boolean().optional(),
-    /** 2.3: the grey image the band search and reads see: 'value' = each pixel's brightest channel (tints wash out). */
-    ink: z.enum(['luma', 'value']).optional(),
+    /**
+     * 2.3: the grey image the band search and reads see: 'value' = each pixel's brightest channel
+     * (tints wash out); 'auto' = search on luma, read each band from luma or the brightest channel,
+     * whichever separates its ink from its paper better.
+     */
+    ink: z.enum(['luma', 'value', 'auto']).optional(),
     /** 2.3: a third line join sized to the frame's character height when the print is large (MRZ-only crops). */
     adaptiveJoin: z.boolean().optional(),
     /** 2.3: bands with lines under `belowPx` are blurred by `preBlur` px and enlarged (Lanczos-3) to `lineHeightPx`. */
@@ -146,7 +150,7 @@ export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V5: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V4,
   version: 'document-engine@2.3.0',
-  scan: { ...DOCUMENT_SETTINGS_V4.scan!, ink: 'value', adaptiveJoin: true, upscale: { belowPx: 14, lineHeightPx: 36, preBlur: 0.5 }, glyphWeak: true },
+  scan: { ...DOCUMENT_SETTINGS_V4.scan!, ink: 'auto', adaptiveJoin: true, upscale: { belowPx: 14, lineHeightPx: 36, preBlur: 0.5 }, glyphWeak: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

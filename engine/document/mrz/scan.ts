@@ -65,9 +65,11 @@ export interface ScanOptions {
   /**
    * 2.3: the grey image the band search and the reads see. 'value' is each pixel's brightest
    * channel (HSV value): black MRZ ink stays dark in every channel, while a pale tint or a printed
-   * security pattern is bright in at least one, so coloured backgrounds wash out. Absent: luma.
+   * security pattern is bright in at least one, so coloured backgrounds wash out. 'auto': the band
+   * search runs on luma and each band is read from whichever of the two separates its ink from its
+   * paper better (Otsu separability, luma unless the other is clearly better). Absent: luma.
    */
-  ink?: 'luma' | 'value';
+  ink?: 'luma' | 'value' | 'auto';
   /** 2.3: a third join sized to the frame's character height for large print (`locate.ts`). */
   adaptiveJoin?: boolean;
   /** 2.3: how bands with small glyphs are enlarged for the reads (`bandCropper`). */
@@ -225,19 +227,33 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
-  const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
-  const turnedImage = (angle: number) => {
-    if (!turned.has(angle)) {
-      turned.set(angle, sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+  const turned = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
+  const turnedImage = (angle: number, src: Raw = img) => {
+    const key = `${angle}:${src === img ? 0 : 1}`;
+    if (!turned.has(key)) {
+      turned.set(key, sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } })
         .greyscale().rotate(angle, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
         .then(({ data, info }) => ({ data, width: info.width, height: info.height })));
     }
-    return turned.get(angle)!;
+    return turned.get(key)!;
+  };
+  /** 2.3 (`ink: 'auto'`): per band, the grey image (luma or brightest channel) that separates ink from paper better. */
+  const chosen = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
+  const bandImage = (b: MrzBand) => {
+    if (!inkAlt) return turnedImage(b.angle);
+    const key = `${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}`;
+    if (!chosen.has(key)) {
+      chosen.set(key, (async () => {
+        const [luma, alt] = await Promise.all([turnedImage(b.angle), turnedImage(b.angle, inkAlt)]);
+        return separability(alt, b) > separability(luma, b) + INK_MARGIN ? alt : luma;
+      })());
+    }
+    return chosen.get(key)!;
   };
   return async (b, flipped, variant, flattenBase) => {
     const flatten = flattenBase ?? flattenAll;
-    const t = await turnedImage(b.angle);
+    const t = await bandImage(b);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
     const small = !!upscale && b.lineHeight < upscale.belowPx;
@@ -286,6 +302,41 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
     return s.png().toBuffer();
   };
+}
+
+/**
+ * How much better the brightest-channel image must separate a band's ink from its paper before it
+ * replaces luma (2.3 `ink: 'auto'`): luma is what 2.0–2.2 read, so it keeps ties and near-ties.
+ * Chosen on the tuning side only (augmented tint copies: the brightest channel gains 0.03–0.05 on
+ * tinted bands; untinted real scans differ by under 0.01 either way); 0.05 first, which left most
+ * tinted bands on luma.
+ */
+const INK_MARGIN = 0.02;
+
+/**
+ * Otsu's separability of a band's grey pixels (between-class over total variance, 0..1): near 1
+ * for dark ink on even paper, lower where a tint or pattern puts grey levels between them.
+ */
+export function separability(t: { data: Buffer; width: number; height: number }, b: { left: number; top: number; width: number; height: number }): number {
+  const hist = new Float64Array(256);
+  const x0 = Math.max(0, Math.min(b.left, t.width - 1)), y0 = Math.max(0, Math.min(b.top, t.height - 1));
+  const x1 = Math.min(t.width, b.left + b.width), y1 = Math.min(t.height, b.top + b.height);
+  // Every second pixel each way: plenty for a histogram.
+  for (let y = y0; y < y1; y += 2) for (let x = x0; x < x1; x += 2) hist[t.data[y * t.width + x]!]! += 1;
+  let n = 0, sum = 0, sum2 = 0;
+  for (let v = 0; v < 256; v++) { n += hist[v]!; sum += v * hist[v]!; sum2 += v * v * hist[v]!; }
+  if (n < 2) return 0;
+  const mean = sum / n, total = sum2 / n - mean * mean;
+  if (total <= 0) return 0;
+  let w0 = 0, s0 = 0, best = 0;
+  for (let v = 0; v < 255; v++) {
+    w0 += hist[v]!; s0 += v * hist[v]!;
+    if (w0 === 0 || w0 === n) continue;
+    const m0 = s0 / w0, m1 = (sum - s0) / (n - w0);
+    const between = (w0 / n) * (1 - w0 / n) * (m0 - m1) ** 2;
+    if (between > best) best = between;
+  }
+  return best / total;
 }
 
 /**
@@ -431,9 +482,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
+  const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
   let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale);
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
