@@ -22,6 +22,9 @@
  *
  * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only;
  * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings.
+ * `--settings v4|v5` runs a released faces settings version instead of the current one (before/after
+ * comparisons on the same captures); `--split tuning` runs the tuning split only (labelled clips not
+ * held out, then the LFW and synthetic sections), `--split held-out` the held-out clips and the attack set only.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -31,7 +34,7 @@ import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { CURRENT_FACE_SETTINGS, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS, FACE_SETTINGS_V4, FACE_SETTINGS_V5, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
 import { attackSetCases, clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
@@ -40,7 +43,12 @@ import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
 // `--turn-identity`: the rejected v4 swap-consistency signal, for its figures (README "Liveness v4").
-const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : CURRENT_FACE_SETTINGS;
+const VERSIONS = { v4: FACE_SETTINGS_V4, v5: FACE_SETTINGS_V5 } as const;
+const settingsArg = process.argv.includes('--settings') ? process.argv[process.argv.indexOf('--settings') + 1]! : undefined;
+if (settingsArg !== undefined && !(settingsArg in VERSIONS)) throw new Error(`--settings: one of ${Object.keys(VERSIONS).join(', ')}`);
+const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : settingsArg ? VERSIONS[settingsArg as keyof typeof VERSIONS] : CURRENT_FACE_SETTINGS;
+const split = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
+if (split !== undefined && split !== 'tuning' && split !== 'held-out') throw new Error('--split: tuning or held-out');
 const NOW = new Date('2026-11-21T12:00:00Z');
 const FPS = 10;
 const argv = process.argv.slice(2);
@@ -88,6 +96,7 @@ const all = [
 ];
 for (const { c, set: caseSet, seed } of all) {
   if (only && !c.id.includes(only)) continue;
+  if (split && (c.held_out || caseSet === 'attacks') !== (split === 'held-out')) continue;
   if (c.file.startsWith('public/')) {
     // Public clips come from a repository snapshot (tools/faces/public/videos.json): say so, and go on, when absent.
     try {
@@ -221,7 +230,7 @@ report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the r
 // --- Real still faces: false alarms of the v3 image signals on LFW photos of tuning identities ---
 // (every other photo; achromatic ones are not measurable). A check of the thresholds chosen on the
 // tuning clips against real faces in many lights and scenes, not a source of them.
-if (!only && settings.v2?.attack.minSkinToneFraction !== undefined) {
+if (!only && split !== 'held-out' && settings.v2?.attack.minSkinToneFraction !== undefined) {
   const a = settings.v2.attack;
   const photos = loadPublicFaces().photos.filter((p) => p.set === 'lfw' && !isHeldOutIdentity(p.set, p.identity)).filter((_, i) => i % 2 === 0);
   if (fetchPublicFaces().missing.length) console.log('\n(public face photos not fetched: `npm run fetch-public-faces`; LFW false-alarm section skipped)');
@@ -243,7 +252,7 @@ if (!only && settings.v2?.attack.minSkinToneFraction !== undefined) {
 }
 
 // --- Synthetic attacks second: still photos, planar warps, hand-held prints of real photos ---
-if (!only) {
+if (!only && split !== 'held-out') {
   const PHOTOS = ['obama.jpg', 'biden.jpg', 'faceonnx/brad_2.jpg', 'faceonnx/nicole_2.jpg', 'rose_leslie_img2.jpg', 'faceonnx/sarah_2.jpg', 'alex_lacamoire_img1.jpg', 'minivision/image_T1.jpg'];
   const synth: { name: string; status: string; dissenting: string[] }[] = [];
   for (const [i, photo] of PHOTOS.entries()) {
