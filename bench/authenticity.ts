@@ -62,9 +62,13 @@ if (!values['no-real']) {
   // Each part runs once per settings; the editing attacks saved with REAL editors' headers
   // (round 2, `save: 'real_editor'`) are reported apart, against the same genuine images, so the
   // first report stays comparable with earlier releases.
+  // Round 3 (splices with an unblurred donor saved at 30–54 or 93–98, `round: 3`) is reported
+  // apart again, so neither earlier table changes and the new round shows what the detector does
+  // on a donor recipe it was not designed around.
   const report = (name: string, settings: AuthenticitySettings, results: RealResult[]) => {
-    realReport[`${name}_v${settings.version}`] = reportReal(results.filter((r) => !r.item.save));
-    if (results.some((r) => r.item.save)) realReport[`${name}_real_editors_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || r.item.save));
+    realReport[`${name}_v${settings.version}`] = reportReal(results.filter((r) => !r.item.save && !r.item.round));
+    if (results.some((r) => r.item.save && !r.item.round)) realReport[`${name}_real_editors_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || (r.item.save && !r.item.round)));
+    if (results.some((r) => r.item.round === 3)) realReport[`${name}_splice_round3_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || r.item.round === 3));
   };
   for (const [name, filter] of parts) {
     for (const settings of [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) {

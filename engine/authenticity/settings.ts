@@ -8,7 +8,12 @@ import { TABLE_FAMILIES } from './metadata/table-families.js';
 export const ZAuthenticitySettings = z.object({
   version: z.string().min(1),
   /** Which prefix of the feature vector the model reads (features.ts FEATURE_SETS); absent = v1. */
-  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5', 'v6']).default('v1'),
+  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']).default('v1'),
+  /**
+   * Feature set v7 (settings v8): the catalogue of real cameras' luminance tables by EXIF Make /
+   * Model (metadata/camera-headers.ts), sha256-pinned like the model. Required by feature set v7.
+   */
+  cameraHeaders: z.object({ file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
   /** Directory holding the model file; defaults to this package's `model/` folder. */
   modelDir: z.string().optional(),
   model: z.object({
@@ -223,5 +228,12 @@ export const AUTHENTICITY_SETTINGS_V7: AuthenticitySettings = {
   modelReviewThreshold: 0.8554,
   modelStrongThreshold: 0.9911,
 };
+
+/**
+ * Feature set v7's catalogue of real cameras' luminance tables by EXIF Make / Model
+ * (tools/authenticity/real/build-camera-headers.ts: genuine camera and scanner files of the tuning
+ * split, 201 files, 152 entries, 39 makes). Pinned here; a rebuilt catalogue is a new file.
+ */
+export const CAMERA_HEADERS_V1 = { file: 'camera-headers-v1.json', sha256: '4a4294fcd1eb238beaa93dfac6bca54e90984e8a38bf7f8e3b2c7a751551d425' } as const;
 
 export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V6;

@@ -1,6 +1,7 @@
 """Summarises an out-of-fold risk dump (OOF_OUT=… of train_v3.py and its successors) on the TUNING
 split: detection of each real attack at the risk 5 % of the real genuine tuning images exceed,
-round 1 (recipe's presets) and round 2 (real editors' headers) apart, AUC, and the genuine
+round 1 (recipe's presets), round 2 (real editors' headers) and round 3 (splices, unblurred donor
+at other qualities) apart, AUC, and the genuine
 images flagged at that point by kind. Model only (no rules), as the training metrics are.
 
     python3 tools/authenticity/training/oof_report.py oof-a.jsonl [oof-b.jsonl …]
@@ -23,7 +24,7 @@ def report(path):
     thr = neg[min(len(neg) - 1, int(-(-0.95 * len(neg) // 1)) - 1)]
     out = {"n_genuine": len(neg), "threshold": round(thr, 4), "attacks": {}, "genuine_flagged": {}}
     for label in sorted({r["label"] for r in real} - {"clean"}):
-        for rnd, test in (("r1", lambda f: "__r2__" not in f), ("r2", lambda f: "__r2__" in f)):
+        for rnd, test in (("r1", lambda f: "__r2__" not in f and "__r3__" not in f), ("r2", lambda f: "__r2__" in f), ("r3", lambda f: "__r3__" in f)):
             pos = [r["risk"] for r in real if r["label"] == label and test(r["file"])]
             if pos:
                 out["attacks"][f"{label}/{rnd}"] = {"n": len(pos), "det": round(sum(p > thr for p in pos) / len(pos), 3), "auc": round(auc(neg, pos), 3)}
