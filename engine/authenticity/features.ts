@@ -123,7 +123,10 @@ export const FEATURE_SETS = {
   v5: FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
   /** Feature set v6: v5 plus the per-tile non-aligned grid search (forensics/grid-tiles.ts). */
   v6: FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
-  /** Feature set v7 (settings v8): v6 plus the EXIF camera vs quantisation-table check (metadata/camera-headers.ts). */
+  /**
+   * Feature set v7 (settings v8): v6's layout plus the EXIF camera vs quantisation-table check
+   * (metadata/camera-headers.ts); the per-tile grid search is not run (its values are 0).
+   */
   v7: FEATURE_NAMES.length,
 } as const;
 export type FeatureSet = keyof typeof FEATURE_SETS;

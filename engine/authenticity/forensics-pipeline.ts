@@ -42,8 +42,11 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
   const lumaTable = lumaTableOf(metadata.structure.quantTables)?.values ?? null;
   // Feature sets v5 and v6 read the chroma planes too (one pass; its luma plane is readLumaCoefficients').
   const v7 = settings.featureSet === 'v7';
-  const v6 = settings.featureSet === 'v6' || v7;
-  const v5 = settings.featureSet === 'v5' || v6;
+  // Feature set v7 keeps v6's layout but does not run the per-tile grid search (its 12 values stay
+  // 0): on the tuning split it added no detection at the operating point (wt19b) and costs
+  // 60–300 ms per image; the v7 model never reads them (held constant in training).
+  const v6 = settings.featureSet === 'v6';
+  const v5 = settings.featureSet === 'v5' || v6 || v7;
   let header: number[] | undefined;
   if (v7) {
     if (!settings.cameraHeaders) throw new AuthenticityError('model_unavailable', 'feature set v7 needs settings.cameraHeaders');

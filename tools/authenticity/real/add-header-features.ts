@@ -9,8 +9,9 @@ import { AUTHENTICITY_SETTINGS_V4, CAMERA_HEADERS_V1 } from '../../../engine/aut
 /**
  * `tsx tools/authenticity/real/add-header-features.ts <features.jsonl> <dir of its files> [--synthetic]`
  *
- * Feature set v7 = v6 + the camera header check (7 values, metadata/camera-headers.ts). Rows
- * extracted with feature set v6 (155 values) get the 7 values appended by the engine's own code
+ * Feature set v7 = v6's layout with the grid-tile values at 0 (not run) + the camera header check
+ * (7 values, metadata/camera-headers.ts). Rows extracted with feature set v6 (155 values) get their
+ * grid-tile values zeroed and the 7 values appended by the engine's own code
  * (analyzeMetadata + headerFeatures, as runForensics does), leaving the row's own real source out
  * of the catalogue (`--synthetic`: generated files, nothing to leave out). Header-only, so it takes
  * seconds instead of a re-extraction; rows that already have v7 are kept. Held-out rows are left
@@ -41,7 +42,9 @@ for (const l of lines) {
   const luma = lumaTableOf(meta.structure.quantTables)?.values ?? null;
   const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
   const extra = headerFeatures(catalogue, meta.camera, isJpeg ? luma : null, synthetic || !row.source ? [] : [row.source]);
-  out.push(JSON.stringify({ ...row, features: [...row.features, ...Array.from(new Float32Array(extra))] }));
+  // Feature set v7 does not run the per-tile grid search: its 12 values are 0 there.
+  const base = row.features.map((v, i) => (i >= FEATURE_SETS.v5 ? 0 : v));
+  out.push(JSON.stringify({ ...row, features: [...base, ...Array.from(new Float32Array(extra))] }));
   patched++;
 }
 renameSync(file, `${file}.v6.bak`);
