@@ -73,7 +73,7 @@ describe('camera header check (feature set v7)', () => {
     const loo = headerFeatures(catalogue, claimed, header.luma, own);
     expect(loo[names.indexOf('hdr_table_seen_make')]).toBe(0);
     expect(loo[names.indexOf('hdr_make_state')]).toBe(1); // other Apple files remain
-    // A make the catalogue never saw is "unknown", not "mismatch".
-    expect(headerFeatures(catalogue, { make: 'NoSuchMaker', model: 'X' }, header.luma)).toEqual([0, 0, -1, -1, -1, 0, 0]);
+    // A make the catalogue never saw is no claim to check (neutral, as without EXIF), not a mismatch.
+    expect(headerFeatures(catalogue, { make: 'NoSuchMaker', model: 'X' }, header.luma)).toEqual([-1, 0, -1, -1, -1, 0, 0]);
   });
 });

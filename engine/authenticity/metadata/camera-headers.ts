@@ -21,8 +21,10 @@ import { ANNEX_K_LUMA, exactIjgQuality } from './quantization.js';
  * (`excludeSources`), so a tuning image never finds its own table and the model sees "unknown
  * make" and "known make, unseen table" as often as a new upload would.
  *
- * Without a Make every value is neutral (-1 / 0): in-page captures and stripped files carry no
- * claim to check, and the model never reads EXIF presence alone (decision in docs/decisions.md).
+ * Without a Make, or with a Make the catalogue does not hold, every value is neutral (-1 / 0):
+ * in-page captures and stripped files carry no claim to check, and the model never reads EXIF
+ * presence or the maker's name alone (decision in docs/decisions.md). `hdr_make_state` is 1 when
+ * the claim can be checked.
  */
 export interface CameraHeaderEntry {
   /** Normalised EXIF Make / Model (lower case, single spaces). */
@@ -107,7 +109,10 @@ export function headerFeatures(
   const model = normaliseDevice(claimed?.model);
   const skip = new Set(excludeSources);
   const ofMake = catalogue.entries.filter((e) => e.make === make && e.sources.some((s) => !skip.has(s)));
-  if (!ofMake.length) return [0, 0, -1, -1, -1, 0, 0];
+  // A make the catalogue never saw is no claim at all, not a mismatch: the catalogue lacks common
+  // phone makes (no Xiaomi or Huawei file in the tuning split) and the attacks' EXIF is drawn from a
+  // short list of phones, so "unknown make" would teach the model who the generator's phones are.
+  if (!ofMake.length) return [-1, 0, -1, -1, -1, 0, 0];
   const ofModel = ofMake.filter((e) => e.model === model);
   const key = lumaKey(luma);
   const mean = lumaMeanOf(luma);

@@ -7,7 +7,7 @@ import { analyzeMetadata } from '../../../engine/authenticity/metadata/metadata-
 import { AUTHENTICITY_SETTINGS_V4, CAMERA_HEADERS_V1 } from '../../../engine/authenticity/settings.js';
 
 /**
- * `tsx tools/authenticity/real/add-header-features.ts <features.jsonl> <dir of its files> [--synthetic]`
+ * `tsx tools/authenticity/real/add-header-features.ts <features.jsonl> <dir of its files> [--synthetic] [--recompute]`
  *
  * Feature set v7 = v6's layout with the grid-tile values at 0 (not run) + the camera header check
  * (7 values, metadata/camera-headers.ts). Rows extracted with feature set v6 (155 values) get their
@@ -21,6 +21,8 @@ import { AUTHENTICITY_SETTINGS_V4, CAMERA_HEADERS_V1 } from '../../../engine/aut
 const [file, dir] = process.argv.slice(2);
 if (!file || !dir) throw new Error('usage: add-header-features.ts <features.jsonl> <dir> [--synthetic]');
 const synthetic = process.argv.includes('--synthetic');
+// `--recompute`: v7 rows get their 7 header values computed again (after a change to the check).
+const recompute = process.argv.includes('--recompute');
 const catalogue = loadCameraHeaders(CAMERA_HEADERS_V1.file, CAMERA_HEADERS_V1.sha256);
 const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
 const out: string[] = [];
@@ -32,18 +34,18 @@ for (const l of lines) {
   } catch {
     continue; // a line cut short by an interrupted extraction: extract-real.ts redoes that file
   }
-  if (row.features.length === FEATURE_SETS.v7 || row.heldout) {
+  if ((row.features.length === FEATURE_SETS.v7 && !recompute) || row.heldout) {
     out.push(l);
     continue;
   }
-  if (row.features.length !== FEATURE_SETS.v6) throw new Error(`${row.file}: ${row.features.length} values`);
+  if (row.features.length !== FEATURE_SETS.v6 && row.features.length !== FEATURE_SETS.v7) throw new Error(`${row.file}: ${row.features.length} values`);
   const bytes = readFileSync(path.join(dir, row.file));
   const meta = await analyzeMetadata(bytes, { width: 0, height: 0 }, AUTHENTICITY_SETTINGS_V4);
   const luma = lumaTableOf(meta.structure.quantTables)?.values ?? null;
   const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
   const extra = headerFeatures(catalogue, meta.camera, isJpeg ? luma : null, synthetic || !row.source ? [] : [row.source]);
   // Feature set v7 does not run the per-tile grid search: its 12 values are 0 there.
-  const base = row.features.map((v, i) => (i >= FEATURE_SETS.v5 ? 0 : v));
+  const base = row.features.slice(0, FEATURE_SETS.v6).map((v, i) => (i >= FEATURE_SETS.v5 ? 0 : v));
   out.push(JSON.stringify({ ...row, features: [...base, ...Array.from(new Float32Array(extra))] }));
   patched++;
 }
