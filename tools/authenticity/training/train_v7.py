@@ -38,7 +38,7 @@ if __name__ == "__main__":
     if "--out" not in argv:
         argv += ["--out", os.path.join(HERE, "..", "..", "..", "engine", "authenticity", "model", base.MODEL_NAME + ".json")]
     if "--metrics" not in argv:
-        argv += ["--metrics", os.path.join(HERE, "metrics-v6-model.json")]
+        argv += ["--metrics", os.path.join(HERE, "metrics-v6.json")]
     spec = json.load(open(os.path.join(HERE, "feature-spec.json")))
     # The grid-tile values are 0 in feature set v7 (not run); rows patched from v6 carry 0 too.
     train_v4.EXCLUDED.extend(n for n in spec["features"] if n.startswith(GROUPS["grid"]))
