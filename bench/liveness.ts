@@ -20,7 +20,11 @@
  * Then the v3 image signals' false alarms on real still faces (LFW photos of tuning identities),
  * then synthetic attacks.
  *
- * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only;
+ * The public unseen set (bench/liveness-unseen.json, clips of tools/faces/public/unseen-videos.json:
+ * public footage gathered after every threshold was fixed, never tuned on) is reported on its own,
+ * right after the labelled clips.
+ *
+ * `--json FILE` also writes every per-case result; `--set labels|attacks|unseen` runs one set only;
  * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings.
  */
 import { createHash } from 'node:crypto';
@@ -33,7 +37,7 @@ import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { CURRENT_FACE_SETTINGS, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
-import { attackSetCases, clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { attackSetCases, clipPath, labelledCapture, labelledCases, unseenSetCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
 import { screenFrame, skinToneFraction } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
@@ -56,7 +60,7 @@ for (const c of labels.cases) {
 const models = await loadFaceModels(modelsDir(), settings);
 
 interface Result {
-  set: 'labels' | 'attacks';
+  set: 'labels' | 'attacks' | 'unseen';
   /** Attack set only: the deepfake fed by a virtual camera (no screen light on it), a third pass with the colour signal. */
   injected?: boolean;
   /**
@@ -85,6 +89,7 @@ const results: Result[] = [];
 const all = [
   ...(onlySet && onlySet !== 'labels' ? [] : labels.cases.map((c, n) => ({ c, set: 'labels' as const, seed: 1000 + n }))),
   ...(onlySet && onlySet !== 'attacks' ? [] : attackSetCases().map((c, n) => ({ c, set: 'attacks' as const, seed: 3000 + n }))),
+  ...(onlySet && onlySet !== 'unseen' ? [] : unseenSetCases().map((c, n) => ({ c, set: 'unseen' as const, seed: 7000 + n }))),
 ];
 for (const { c, set: caseSet, seed } of all) {
   if (only && !c.id.includes(only)) continue;
@@ -97,7 +102,8 @@ for (const { c, set: caseSet, seed } of all) {
       continue;
     }
   }
-  const passes = [{ colour: false, injected: false, facts: false }, { colour: true, injected: false, facts: false }, ...(c.kind === 'deepfake' ? [{ colour: true, injected: true, facts: false }, { colour: true, injected: true, facts: true }] : [])];
+  // The injected passes belong to the attack set's own section; the unseen set is measured as captured.
+  const passes = [{ colour: false, injected: false, facts: false }, { colour: true, injected: false, facts: false }, ...(c.kind === 'deepfake' && caseSet === 'attacks' ? [{ colour: true, injected: true, facts: false }, { colour: true, injected: true, facts: true }] : [])];
   for (const { colour, injected, facts } of passes) {
     const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed, lightAttacks: !injected });
     if (facts) capture[0] = { ...capture[0]!, meta: { ...capture[0]!.meta, source: { label: 'OBS Virtual Camera' } } };
@@ -185,6 +191,10 @@ function report(title: string, rs: Result[]) {
 console.log(`# liveness bench (settings ${settings.version}), ${new Date().toISOString()}`);
 report('Real clips, tuning set', results.filter((r) => r.set === 'labels' && !r.held_out));
 report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.set === 'labels' && r.held_out));
+if (results.some((r) => r.set === 'unseen')) report(
+  'Public unseen set (bench/liveness-unseen.json: public footage gathered after every threshold was fixed, never tuned on; print = printed photo, screen_replay = replay, deepfake = face swap)',
+  results.filter((r) => r.set === 'unseen'),
+);
 report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected && !r.turns));
 {
   // The same deepfakes fed by a virtual camera: no screen light reaches them (the colour signal's case).

@@ -60,11 +60,14 @@ export interface PublicVideo {
 export const PUBLIC_VIDEOS_DATA_DIR = path.resolve(PUBLIC_FACES_DATA_DIR, '..', 'videos-public');
 
 /**
- * `videos.json` (clips of the labelled liveness cases) and `attack-videos.json` (the held-out
- * attack set of bench/liveness-attacks.json: real-time face-swap demos), one manifest each.
+ * `videos.json` (clips of the labelled liveness cases), `attack-videos.json` (the held-out
+ * attack set of bench/liveness-attacks.json: real-time face-swap demos) and `unseen-videos.json`
+ * (the public unseen set of bench/liveness-unseen.json), one manifest each.
  */
-export function loadPublicVideos(): PublicVideo[] {
-  return ['videos.json', 'attack-videos.json'].flatMap((f) => JSON.parse(readFileSync(path.join(PUBLIC_FACES_DIR, f), 'utf8')) as PublicVideo[]);
+export const PUBLIC_VIDEO_MANIFESTS = ['videos.json', 'attack-videos.json', 'unseen-videos.json'] as const;
+
+export function loadPublicVideos(manifests: readonly string[] = PUBLIC_VIDEO_MANIFESTS): PublicVideo[] {
+  return manifests.flatMap((f) => JSON.parse(readFileSync(path.join(PUBLIC_FACES_DIR, f), 'utf8')) as PublicVideo[]);
 }
 
 /** Materialises the clips of `videos.json` under .data/videos-public (sha256-checked); returns the names missing. */

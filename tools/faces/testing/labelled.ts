@@ -31,6 +31,14 @@ export function attackSetCases(): LabelledCase[] {
   return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-attacks.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
 }
 
+/**
+ * The public unseen set (bench/liveness-unseen.json, clips of tools/faces/public/unseen-videos.json):
+ * footage gathered after every threshold was fixed, all held out, reported on its own.
+ */
+export function unseenSetCases(): LabelledCase[] {
+  return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-unseen.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
+}
+
 export const LABELLED_NOW = new Date('2026-11-21T12:00:00Z');
 
 /**
