@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issueChallenge, ZLivenessChallenge } from '../../../domain/liveness.js';
 import { scriptedChallengeForClip, seededRandom } from '../testing/captures.js';
-import { attackSetCases, LABELLED_NOW, labelledCases, unseenSetCases } from '../testing/labelled.js';
-import { loadPublicVideos, PUBLIC_VIDEO_MANIFESTS, PUBLIC_VIDEOS_DATA_DIR } from './fetch.js';
+import { attackSetCases, frameSequenceFrames, LABELLED_NOW, labelledCases, unseenSetCases, unseenTuningCases } from '../testing/labelled.js';
+import { frameSequenceDir, loadPublicFrameSequences, loadPublicVideos, PUBLIC_VIDEO_MANIFESTS, PUBLIC_VIDEOS_DATA_DIR, sequenceDigest } from './fetch.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -39,8 +39,54 @@ describe('public liveness clips (videos.json, attack-videos.json, unseen-videos.
   });
 });
 
+describe('frame sequences of the unseen set (unseen-frames.json)', () => {
+  const seqs = loadPublicFrameSequences();
+
+  it('pins each sequence by repository, commit and digest, labels its kind, and keeps tuning and unseen subjects apart', () => {
+    expect(seqs.length).toBeGreaterThan(0);
+    for (const s of seqs) {
+      expect(s.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(s.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(s.licence.length).toBeGreaterThan(10);
+      expect(['genuine', 'print', 'screen_replay', 'deepfake']).toContain(s.kind);
+      expect(['unseen', 'tuning']).toContain(s.part);
+      expect(s.frames.length).toBeGreaterThanOrEqual(2);
+      for (const f of s.frames) expect(f).toMatch(/^frame_\d{5}\.jpg$/);
+      // The label follows the source's own name for the video, never the engine's output.
+      expect(s.dir.includes('attack_print_')).toBe(s.kind === 'print');
+      expect(s.dir.includes('__real__')).toBe(s.kind === 'genuine');
+    }
+    expect(new Set(seqs.map((s) => s.name)).size).toBe(seqs.length);
+    const subjects = (part: string) => new Set(seqs.filter((s) => s.part === part).map((s) => s.subject));
+    const tuning = subjects('tuning');
+    for (const subject of subjects('unseen')) expect(tuning.has(subject), subject).toBe(false);
+  });
+
+  const present = seqs.filter((s) => s.frames.every((f) => existsSync(path.join(frameSequenceDir(s), f))));
+  it.skipIf(present.length === 0)(`the fetched frames hash as their manifest states (${present.length} of ${seqs.length} on disk)`, () => {
+    for (const s of present) {
+      const digest = sequenceDigest(s.frames.map((file) => ({ file, bytes: readFileSync(path.join(frameSequenceDir(s), file)) })));
+      expect({ name: s.name, digest }).toEqual({ name: s.name, digest: s.sha256 });
+    }
+    // A case's frames are stamped with their time in the original video (frame number / 25 fps).
+    const s = present[0]!;
+    const frames = frameSequenceFrames(`frames/${s.name}`, 0, 9.6);
+    expect(frames.map((f) => f.timestampMs)).toEqual(s.frames.map((f) => Math.round((Number(/(\d+)\.jpg$/.exec(f)![1]) / s.source_fps) * 1000)).filter((t) => t < 9600));
+  });
+
+  it('one bench case per sequence: unseen ones in the unseen set (held out), tuning ones only in the tuning set', () => {
+    const unseen = unseenSetCases().filter((c) => c.file.startsWith('frames/'));
+    const tuning = unseenTuningCases();
+    expect(unseen.map((c) => c.id).sort()).toEqual(seqs.filter((s) => s.part === 'unseen').map((s) => s.name).sort());
+    expect(tuning.map((c) => c.id).sort()).toEqual(seqs.filter((s) => s.part === 'tuning').map((s) => s.name).sort());
+    for (const c of unseen) expect(c.held_out).toBe(true);
+    for (const c of tuning) expect(c.held_out).toBe(false);
+    for (const c of [...unseen, ...tuning]) expect(c.kind).toBe(seqs.find((s) => s.name === c.id)!.kind);
+  });
+});
+
 describe('public unseen set (bench/liveness-unseen.json)', () => {
-  const cases = unseenSetCases();
+  const cases = unseenSetCases().filter((c) => c.file.startsWith('public/'));
   const unseenClips = new Set(loadPublicVideos(['unseen-videos.json']).map((v) => v.name));
 
   it('every case is a labelled segment of an unseen-set clip, held out, with an attack kind the bench reports', () => {
