@@ -110,7 +110,9 @@ for (const { c, set: caseSet, seed } of all) {
     }
   }
   // The injected passes belong to the attack set's own section; the unseen set is measured as captured.
-  const passes = [{ colour: false, injected: false, facts: false }, { colour: true, injected: false, facts: false }, ...(c.kind === 'deepfake' && caseSet === 'attacks' ? [{ colour: true, injected: true, facts: false }, { colour: true, injected: true, facts: true }] : [])];
+  // A 2-fps frame sequence cannot follow the page's colours (segments of 400–700 ms): the colour
+  // signal is not applicable there, so those cases run without it only.
+  const passes = [{ colour: false, injected: false, facts: false }, ...(c.file.startsWith('frames/') ? [] : [{ colour: true, injected: false, facts: false }]), ...(c.kind === 'deepfake' && caseSet === 'attacks' ? [{ colour: true, injected: true, facts: false }, { colour: true, injected: true, facts: true }] : [])];
   for (const { colour, injected, facts } of passes) {
     const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed, lightAttacks: !injected });
     if (facts) capture[0] = { ...capture[0]!, meta: { ...capture[0]!.meta, source: { label: 'OBS Virtual Camera' } } };
