@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../platform/paths.js';
 import { existsSync } from 'node:fs';
-import { AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticitySettings } from '../engine/authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, AUTHENTICITY_SETTINGS_V8, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticitySettings } from '../engine/authenticity/index.js';
 import { fetchReal } from '../tools/authenticity/real/fetch-real.js';
 import { makeRealSet, SET_MANIFEST } from '../tools/authenticity/real/make-real-set.js';
 import { reportReal, runReal, type RealResult } from './authenticity-real.js';
@@ -52,7 +52,7 @@ if (!existsSync(SET_MANIFEST)) {
 const parts: [string, (r: { heldout: boolean }) => boolean][] = [['heldout', (r) => r.heldout]];
 if (values.all) parts.push(['tuning', (r) => !r.heldout]);
 // `--compare 5,6`: released settings run on the same files after the default.
-const RELEASED: Record<string, AuthenticitySettings> = { '4': AUTHENTICITY_SETTINGS_V4, '5': AUTHENTICITY_SETTINGS_V5, '6': AUTHENTICITY_SETTINGS_V6, '7': AUTHENTICITY_SETTINGS_V7 };
+const RELEASED: Record<string, AuthenticitySettings> = { '4': AUTHENTICITY_SETTINGS_V4, '5': AUTHENTICITY_SETTINGS_V5, '6': AUTHENTICITY_SETTINGS_V6, '7': AUTHENTICITY_SETTINGS_V7, '8': AUTHENTICITY_SETTINGS_V8 };
 const compareSettings = (values.compare ?? '').split(',').filter(Boolean).map((v) => {
   const s = RELEASED[v];
   if (!s) throw new Error(`--compare: unknown settings ${v}`);
@@ -62,9 +62,13 @@ if (!values['no-real']) {
   // Each part runs once per settings; the editing attacks saved with REAL editors' headers
   // (round 2, `save: 'real_editor'`) are reported apart, against the same genuine images, so the
   // first report stays comparable with earlier releases.
+  // Round 3 (splices with an unblurred donor saved at 30–54 or 93–98, `round: 3`) is reported
+  // apart again, so neither earlier table changes and the new round shows what the detector does
+  // on a donor recipe it was not designed around.
   const report = (name: string, settings: AuthenticitySettings, results: RealResult[]) => {
-    realReport[`${name}_v${settings.version}`] = reportReal(results.filter((r) => !r.item.save));
-    if (results.some((r) => r.item.save)) realReport[`${name}_real_editors_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || r.item.save));
+    realReport[`${name}_v${settings.version}`] = reportReal(results.filter((r) => !r.item.save && !r.item.round));
+    if (results.some((r) => r.item.save && !r.item.round)) realReport[`${name}_real_editors_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || (r.item.save && !r.item.round)));
+    if (results.some((r) => r.item.round === 3)) realReport[`${name}_splice_round3_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || r.item.round === 3));
   };
   for (const [name, filter] of parts) {
     for (const settings of [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) {

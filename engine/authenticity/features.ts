@@ -14,6 +14,7 @@ import { spectralFeatures, type SpectralFeatures } from './forensics/spectral.js
 import { TILE_FEATURE_NAMES, tileMaps, type TileMaps } from './forensics/tile-maps.js';
 import { DQL_FEATURE_NAMES, dqLikelihood, type DqLikelihood } from './forensics/dq-likelihood.js';
 import { GRID_TILE_FEATURE_NAMES, gridTiles, type GridTiles } from './forensics/grid-tiles.js';
+import { HEADER_FEATURE_NAMES } from './metadata/camera-headers.js';
 import type { QuantizationFingerprint } from './metadata/quantization.js';
 import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from './zones.js';
 
@@ -110,6 +111,7 @@ export const FEATURE_NAMES = [
   ...TILE32_FEATURE_NAMES,
   ...CHROMA_DQL_FEATURE_NAMES,
   ...GRID_TILE_FEATURE_NAMES,
+  ...HEADER_FEATURE_NAMES,
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 /** v3 (settings v5) adds the within-image tile maps (forensics/tile-maps.ts). */
@@ -118,9 +120,14 @@ export const FEATURE_SETS = {
   v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length,
   v3: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length + TILE_FEATURE_NAMES.length,
   v4: FEATURE_NAMES.length - CHROMA_DQL_FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length,
-  v5: FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length,
-  /** Feature set v6 (settings v8): v5 plus the per-tile non-aligned grid search (forensics/grid-tiles.ts). */
-  v6: FEATURE_NAMES.length,
+  v5: FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
+  /** Feature set v6: v5 plus the per-tile non-aligned grid search (forensics/grid-tiles.ts). */
+  v6: FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
+  /**
+   * Feature set v7 (settings v8): v6's layout plus the EXIF camera vs quantisation-table check
+   * (metadata/camera-headers.ts); the per-tile grid search is not run (its values are 0).
+   */
+  v7: FEATURE_NAMES.length,
 } as const;
 export type FeatureSet = keyof typeof FEATURE_SETS;
 
@@ -163,7 +170,7 @@ export async function extractFeatures(
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
   coefficients: LumaCoefficients | null = null,
-  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean; chroma?: ComponentCoefficients[] | null; gridTiles?: boolean } = {},
+  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean; chroma?: ComponentCoefficients[] | null; gridTiles?: boolean; header?: number[] } = {},
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -287,6 +294,8 @@ export async function extractFeatures(
     ...(tiles32 ? tiles32.features : TILE32_FEATURE_NAMES.map(() => 0)),
     ...(chromaDq ? [...chromaDq.cb.features, ...chromaDq.cr.features] : CHROMA_DQL_FEATURE_NAMES.map(() => 0)),
     ...(gt ? gt.features : GRID_TILE_FEATURE_NAMES.map(() => 0)),
+    // Feature set v7: computed by the pipeline from the metadata (zeros for sets that never read them).
+    ...(options.header ?? HEADER_FEATURE_NAMES.map(() => 0)),
   ];
   if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
   const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));

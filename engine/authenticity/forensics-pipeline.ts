@@ -5,6 +5,8 @@ import { extractFeatures, type FeatureVector } from './features.js';
 import { readAllCoefficients, readLumaCoefficients } from './image/jpeg-coefficients.js';
 import { lumaTableOf } from './metadata/jpeg-structure.js';
 import type { AuthenticitySettings } from './settings.js';
+import { AuthenticityError } from './errors.js';
+import { headerFeatures, loadCameraHeaders } from './metadata/camera-headers.js';
 import type { Zone } from './zones.js';
 
 /**
@@ -16,6 +18,12 @@ export interface ForensicsInput {
   zones?: Zone[];
   sessionStartedAt?: Date;
   submittedAt?: Date;
+  /**
+   * Training only (tools/authenticity/real/extract-real.ts): catalogue entries of these genuine
+   * sources are ignored by the feature set v7 header check, so a tuning image (or an attack made
+   * from it) never finds its own camera's table. The engine never sets it.
+   */
+  headerExcludeSources?: string[];
 }
 
 export interface ForensicsResult {
@@ -33,8 +41,19 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
   );
   const lumaTable = lumaTableOf(metadata.structure.quantTables)?.values ?? null;
   // Feature sets v5 and v6 read the chroma planes too (one pass; its luma plane is readLumaCoefficients').
+  const v7 = settings.featureSet === 'v7';
+  // Feature set v7 keeps v6's layout but does not run the per-tile grid search (its 12 values stay
+  // 0): on the tuning split it added no detection at the operating point (wt19b) and costs
+  // 60–300 ms per image; the v7 model never reads them (held constant in training).
   const v6 = settings.featureSet === 'v6';
-  const v5 = settings.featureSet === 'v5' || v6;
+  const v5 = settings.featureSet === 'v5' || v6 || v7;
+  let header: number[] | undefined;
+  if (v7) {
+    if (!settings.cameraHeaders) throw new AuthenticityError('model_unavailable', 'feature set v7 needs settings.cameraHeaders');
+    const catalogue = loadCameraHeaders(settings.cameraHeaders.file, settings.cameraHeaders.sha256, settings.modelDir);
+    const luma = image.format === 'jpeg' ? (lumaTableOf(metadata.structure.quantTables)?.values ?? null) : null;
+    header = headerFeatures(catalogue, metadata.camera, luma, input.headerExcludeSources);
+  }
   const all = v5 && image.format === 'jpeg' ? readAllCoefficients(input.bytes) : null;
   const coefficients = image.format === 'jpeg' ? (v5 ? (all?.[0] ?? null) : readLumaCoefficients(input.bytes)) : null;
   const features = await extractFeatures(image, metadata.quantization, lumaTable, input.zones ?? [], coefficients, {
@@ -43,6 +62,7 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
     v4: settings.featureSet === 'v4' || v5,
     ...(v5 ? { chroma: all } : {}),
     gridTiles: v6,
+    ...(header ? { header } : {}),
   });
   return { image, metadata, features };
 }

@@ -4,13 +4,15 @@ import { decide, modelSignal, round3 } from './decide.js';
 import { AuthenticityError } from './errors.js';
 import { runForensics } from './forensics-pipeline.js';
 import { GRID_TILE_PX } from './forensics/grid-tiles.js';
+import { FEATURE_SETS } from './features.js';
+import { HEADER_FEATURE_NAMES, loadCameraHeaders } from './metadata/camera-headers.js';
 import { loadClassifier, type Classifier } from './model/classifier.js';
 import { DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 import { signal, type Signal } from './signals.js';
 import type { Zone } from './zones.js';
 
 export { AuthenticityError, AUTHENTICITY_ERROR_CODES, type AuthenticityErrorCode } from './errors.js';
-export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
+export { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, AUTHENTICITY_SETTINGS_V8, CAMERA_HEADERS_V1, DEFAULT_AUTHENTICITY_SETTINGS, ZAuthenticitySettings, type AuthenticitySettings } from './settings.js';
 export { SIGNAL_CODES, type Signal, type SignalCode } from './signals.js';
 
 export interface AuthenticityInput {
@@ -37,6 +39,11 @@ export interface AuthenticityEngine {
 export async function createAuthenticityEngine(settings: AuthenticitySettings = DEFAULT_AUTHENTICITY_SETTINGS): Promise<AuthenticityEngine> {
   const cfg = ZAuthenticitySettings.parse(settings);
   const classifier: Classifier = await loadClassifier(cfg);
+  // Feature set v7 reads the camera header catalogue: verified at start like the model, not at the first upload.
+  if (cfg.featureSet === 'v7') {
+    if (!cfg.cameraHeaders) throw new AuthenticityError('model_unavailable', 'feature set v7 needs settings.cameraHeaders');
+    loadCameraHeaders(cfg.cameraHeaders.file, cfg.cameraHeaders.sha256, cfg.modelDir);
+  }
   const component = `authenticity-engine@${cfg.version}`;
   let closed = false;
 
@@ -228,6 +235,13 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
                     most_flagged_phase: parts.gridTiles.modePhase,
                     regions: foreignGrid,
                   },
+                }
+              : {}),
+            ...(cfg.featureSet === 'v7'
+              ? {
+                  // Feature set v7: does the luminance table agree with the camera the EXIF names?
+                  // (metadata/camera-headers.ts; -1 = not applicable: no Make, or a make the catalogue lacks.)
+                  camera_header: Object.fromEntries(HEADER_FEATURE_NAMES.map((n, i) => [n.slice(4), round3(forensics.features.values[FEATURE_SETS.v6 + i]!)])),
                 }
               : {}),
             block_grid: { current: round3(parts.grid.current), shifted: round3(parts.grid.shifted) },

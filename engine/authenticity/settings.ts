@@ -8,7 +8,12 @@ import { TABLE_FAMILIES } from './metadata/table-families.js';
 export const ZAuthenticitySettings = z.object({
   version: z.string().min(1),
   /** Which prefix of the feature vector the model reads (features.ts FEATURE_SETS); absent = v1. */
-  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5', 'v6']).default('v1'),
+  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']).default('v1'),
+  /**
+   * Feature set v7 (settings v8): the catalogue of real cameras' luminance tables by EXIF Make /
+   * Model (metadata/camera-headers.ts), sha256-pinned like the model. Required by feature set v7.
+   */
+  cameraHeaders: z.object({ file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
   /** Directory holding the model file; defaults to this package's `model/` folder. */
   modelDir: z.string().optional(),
   model: z.object({
@@ -224,4 +229,37 @@ export const AUTHENTICITY_SETTINGS_V7: AuthenticitySettings = {
   modelStrongThreshold: 0.9911,
 };
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V6;
+/**
+ * Feature set v7's catalogue of real cameras' luminance tables by EXIF Make / Model
+ * (tools/authenticity/real/build-camera-headers.ts: genuine camera and scanner files of the tuning
+ * split, 201 files, 152 entries, 39 makes). Pinned here; a rebuilt catalogue is a new file.
+ */
+export const CAMERA_HEADERS_V1 = { file: 'camera-headers-v1.json', sha256: '4a4294fcd1eb238beaa93dfac6bca54e90984e8a38bf7f8e3b2c7a751551d425' } as const;
+
+/**
+ * Settings v8 (engine profile ep-2026.11-9; issue 13 continued, wt25c): feature set v7 and model v6.
+ *  - feature set v7 = v6's layout without running the per-tile grid search (values 0) plus the
+ *    EXIF camera vs quantisation-table check (metadata/camera-headers.ts, catalogue CAMERA_HEADERS_V1);
+ *  - model v6 (training/train_v7.py): the v5 recipe (scene cues held constant, real genuine
+ *    negatives, clean as heavy as all attacks, folds grouped by source) on the rebuilt real tuning
+ *    split — rounds 1 and 2, splice round 3 and the 30 tuning phone photos of wt19b — without
+ *    generated documents; chosen on the tuning split out of fold only (docs/notes/wt25c.md);
+ *    thresholds = the out-of-fold risk that 5 % / 1 % of the 313 real genuine tuning images exceed;
+ *  - rules as v6 (table families: Annex K only).
+ */
+export const AUTHENTICITY_SETTINGS_V8: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V6,
+  version: '8',
+  featureSet: 'v7',
+  model: {
+    file: 'authenticity-gbt-v6.json',
+    name: 'authenticity-gbt-v6',
+    sha256: '3e72a2c85a00b9cbcb5794139595d22d28c57b3f8836d71cad5dcb3646f80498',
+  },
+  cameraHeaders: { ...CAMERA_HEADERS_V1 },
+  // training/metrics-v6.json: out-of-fold risk exceeded by 5 % / 1 % of the 313 real genuine tuning images.
+  modelReviewThreshold: 0.7649,
+  modelStrongThreshold: 0.9827,
+};
+
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V8;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCheckOutcome } from '../../domain/checks.js';
 import { realDocument, splicedAboveOriginal } from '../../tools/authenticity/testing/real-documents.js';
 import { editorSaveRealTables } from '../../tools/authenticity/attacks/editor-save.js';
-import { AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
+import { AUTHENTICITY_SETTINGS_V7, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
 import { evaluateJsonTrees, MODEL_DIR } from './model/classifier.js';
 
 /**
@@ -31,7 +31,7 @@ interface PlaneDq {
 
 describe('authenticity settings v7', () => {
   it('is not the default (not adopted: docs/decisions.md), and its JSON trees reproduce scikit-learn on the stored check rows', () => {
-    expect(DEFAULT_AUTHENTICITY_SETTINGS).toBe(AUTHENTICITY_SETTINGS_V6);
+    expect(DEFAULT_AUTHENTICITY_SETTINGS).not.toBe(AUTHENTICITY_SETTINGS_V7);
     const model = JSON.parse(readFileSync(path.join(MODEL_DIR, AUTHENTICITY_SETTINGS_V7.model.file), 'utf8'));
     expect(model.n_features).toBe(143);
     expect(model.check.features.length).toBeGreaterThanOrEqual(4);

@@ -26,6 +26,8 @@ export interface MetadataResult {
   evidence: Record<string, EvidenceValue>;
   structure: JpegStructure;
   quantization: QuantizationFingerprint | null;
+  /** EXIF Make / Model as written (null when neither is present); read by feature set v7's header check only. */
+  camera: { make: string; model: string } | null;
   /** Numeric summary for the classifier (same order always; see features.ts). */
   numeric: {
     hasExif: number;
@@ -319,6 +321,7 @@ export async function analyzeMetadata(
     evidence,
     structure,
     quantization,
+    camera: make || model ? { make: make ? String(tags!.Make) : '', model: model ? String(tags!.Model) : '' } : null,
     numeric: {
       hasExif: hasExif ? 1 : 0,
       hasCameraMake: make || model ? 1 : 0,

@@ -7,7 +7,17 @@ import { clamp255, cloneDoc, toRaw } from './raw.js';
  * Portrait substitution: another person's photo, with its own compression history, pasted over
  * the portrait zone, colour-matched roughly and optionally feathered at the edge.
  */
-export async function splicePortrait(doc: DocumentImage, donorFacePath: string, rng: Rng): Promise<DocumentImage> {
+export interface SpliceOptions {
+  /**
+   * Quality of the donor's own JPEG save: drawn from these inclusive ranges (one picked at
+   * random). Default [[55, 92]] (round 1 of the real set and the generated corpus).
+   */
+  donorQualities?: [number, number][];
+  /** Blur the donor after its save (default true: σ 0.3, or 0.3–1.0 in half the cases). */
+  donorBlur?: boolean;
+}
+
+export async function splicePortrait(doc: DocumentImage, donorFacePath: string, rng: Rng, options: SpliceOptions = {}): Promise<DocumentImage> {
   const zone = doc.zones.find((z) => /portrait|photo|face/i.test(z.name));
   if (!zone) throw new Error('splicePortrait needs a portrait zone');
   const out = cloneDoc(doc);
@@ -22,9 +32,10 @@ export async function splicePortrait(doc: DocumentImage, donorFacePath: string, 
     .resize(w, h, { fit: 'cover', position: 'attention' })
     .modulate({ saturation: rng.range(0.2, 1), brightness: rng.range(0.9, 1.1) })
     .removeAlpha()
-    .jpeg({ quality: rng.int(55, 92) })
+    .jpeg({ quality: donorQuality(rng, options.donorQualities) })
     .toBuffer();
-  const donor = await toRaw(sharp(donorJpeg).blur(rng.chance(0.5) ? rng.range(0.3, 1.0) : 0.3));
+  // Round 1's draws are unchanged when no options are given (same random stream, same files).
+  const donor = await toRaw(options.donorBlur === false ? sharp(donorJpeg) : sharp(donorJpeg).blur(rng.chance(0.5) ? rng.range(0.3, 1.0) : 0.3));
   const feather = rng.int(0, 4);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -36,4 +47,10 @@ export async function splicePortrait(doc: DocumentImage, donorFacePath: string, 
     }
   }
   return out;
+}
+
+function donorQuality(rng: Rng, ranges?: [number, number][]): number {
+  if (!ranges) return rng.int(55, 92);
+  const [lo, hi] = ranges.length === 1 ? ranges[0]! : rng.pick(ranges);
+  return rng.int(lo, hi);
 }

@@ -1,15 +1,23 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runForensics } from '../../../engine/authenticity/forensics-pipeline.js';
-import { AUTHENTICITY_SETTINGS_V4, type AuthenticitySettings } from '../../../engine/authenticity/settings.js';
+import { AUTHENTICITY_SETTINGS_V4, CAMERA_HEADERS_V1, type AuthenticitySettings } from '../../../engine/authenticity/settings.js';
 import { SET_DIR, SET_MANIFEST, type RealSetItem } from './make-real-set.js';
 
 /**
  * `tsx engine/authenticity/real/extract-real.ts [k/n]`: the engine's own forensics pipeline
- * (runForensics, feature set v6) on every file of the real set → set/features.jsonl, with the
+ * (runForensics, feature set v7) on every file of the real set → set/features.jsonl, with the
  * metadata rule findings (code:strength) so that the rules can be measured on real images too.
+ * The v7 header check leaves the row's own source out of the camera catalogue (a tuning image
+ * never finds its own table); rows written with feature set v6 get those values from
+ * add-header-features.ts (the same function).
  */
-export const EXTRACT_SETTINGS: AuthenticitySettings = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v6' };
+export const EXTRACT_SETTINGS: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V4,
+  version: 'extract',
+  featureSet: 'v7',
+  cameraHeaders: { ...CAMERA_HEADERS_V1 },
+};
 export const REAL_FEATURES = path.join(SET_DIR, 'features.jsonl');
 
 // `k/n` shares the rows between n processes; `--tuning` skips held-out rows (the bench runs
@@ -31,7 +39,7 @@ let n = 0;
 for (const [i, row] of rows.entries()) {
   if (i % shards !== shard || done.has(row.file) || (tuningOnly && row.heldout)) continue;
   try {
-    const r = await runForensics({ bytes: readFileSync(path.join(SET_DIR, row.file)) }, EXTRACT_SETTINGS);
+    const r = await runForensics({ bytes: readFileSync(path.join(SET_DIR, row.file)), headerExcludeSources: [row.source] }, EXTRACT_SETTINGS);
     const rules = r.metadata.signals.map((s) => `${s.code}:${s.strength}`);
     writeFileSync(REAL_FEATURES, JSON.stringify({ ...row, rules, features: Array.from(r.features.values) }) + '\n', { flag: 'a' });
   } catch (err) {

@@ -8,7 +8,7 @@ import { editorSave as editorSaveRecipe, editorSaveRealTables } from '../attacks
 import { renderPrinted } from '../attacks/print-recapture.js';
 import { rawInput, toRaw } from '../attacks/raw.js';
 import { renderOnScreen } from '../attacks/screen-recapture.js';
-import { splicePortrait } from '../attacks/splice-portrait.js';
+import { splicePortrait, type SpliceOptions } from '../attacks/splice-portrait.js';
 import type { DocumentImage } from '../attacks/types.js';
 import { createRng, type Rng } from '../training/rng.js';
 import { sourcePath } from './fetch-real.js';
@@ -48,6 +48,13 @@ export interface RealSetItem {
    * editor (`attacks/editor-tables.json`) instead of a mozjpeg preset. Reported apart by the bench.
    */
   save?: 'real_editor';
+  /**
+   * Round 3 (issue 13, wt25c): splices whose donor is NOT blurred after its own save and was saved
+   * at qualities outside round 1's 55–92 (30–54 or 93–98), the result saved by the recipe's editor
+   * or a real editor's header in turn. Made to check that the detector was not tuned to round 1's
+   * donor recipe; reported apart by the bench.
+   */
+  round?: 3;
 }
 
 const SEED = 20261124;
@@ -77,6 +84,7 @@ async function makeAttack(
   donor: RealSource,
   rng: Rng,
   realEditor = false,
+  splice: SpliceOptions = {},
 ): Promise<{ bytes: Buffer; region?: RealSetItem['region'] }> {
   const editorSave = realEditor ? editorSaveRealTables : editorSaveRecipe;
   const bytes = readFileSync(sourcePath(src));
@@ -86,7 +94,7 @@ async function makeAttack(
       const zone = randomBox(rng, base.width, base.height, [0.15, 0.32], [0.18, 0.4], 'portrait');
       const donorFile = path.join(SET_DIR, `.donor-${process.pid}.jpg`);
       writeFileSync(donorFile, readFileSync(sourcePath(donor)));
-      const forged = await splicePortrait({ ...base, zones: [zone] }, donorFile, rng.fork('splice'));
+      const forged = await splicePortrait({ ...base, zones: [zone] }, donorFile, rng.fork('splice'), splice);
       return { bytes: await editorSave(forged, rng.fork('save'), CAPTURED), region: zone };
     }
     case 'edit_text': {
@@ -133,10 +141,13 @@ export function loadSetItems(): RealSetItem[] {
   return readFileSync(SET_MANIFEST, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealSetItem).filter((r) => ids.has(r.source));
 }
 
+/** Repositories added after the attack rounds were made (wt19b): their sources are genuine rows only. */
+export const CLEAN_ONLY_REPOS = new Set(['Tech4Tracing/CartridgeOCR']);
+
 /** Round 2: the three editing attacks, saved with real editors' headers (two per source, in rotation). */
 const EDITOR_ATTACKS = ['splice', 'edit_text', 'editor_resave'] as const;
 
-export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser' | 'editors'): Promise<void> {
+export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser' | 'editors' | 'splices'): Promise<void> {
   mkdirSync(SET_DIR, { recursive: true });
   const done = new Set<string>(existsSync(SET_MANIFEST) ? readFileSync(SET_MANIFEST, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as RealSetItem).file) : []);
   const emit = (item: RealSetItem, bytes?: Buffer) => {
@@ -144,10 +155,14 @@ export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser' | 'edit
     appendFileSync(SET_MANIFEST, JSON.stringify(item) + '\n');
     done.add(item.file);
   };
-  const sources = loadSources().sort((a, b) => a.id.localeCompare(b.id));
+  const all = loadSources().sort((a, b) => a.id.localeCompare(b.id));
+  // Attacks, browser re-encodes and splice donors rotate over the sources in place when they were
+  // made; sources added later (CLEAN_ONLY_REPOS) are genuine rows only, so that a rebuild from
+  // scratch gives every earlier source the same attacks and donors as the released benches.
+  const sources = all.filter((s) => !CLEAN_ONLY_REPOS.has(s.repo));
   // Genuine files are read where they are; the set manifest only names them.
   if (!only || only === 'clean') {
-    for (const s of sources) {
+    for (const s of all) {
       const file = `clean__${s.id}.jpg`;
       if (!done.has(file)) emit({ file, label: 'clean', kind: s.kind, source: s.id, heldout: isHeldOut(s.sha256) }, readFileSync(sourcePath(s)));
     }
@@ -194,6 +209,33 @@ export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser' | 'edit
       if (i % 20 === 0) console.error(`editor attacks ${i}/${sources.length}`);
     }
   }
+  if (!only || only === 'splices') {
+    // Round 3: one splice per source (the donor 13 places on in its split), donor unblurred and
+    // saved at 30–54 or 93–98; every other source's result is saved with a real editor's header.
+    const bySplit = (h: boolean) => sources.filter((s) => isHeldOut(s.sha256) === h);
+    for (let i = 0; i < sources.length; i++) {
+      const s = sources[i]!;
+      const held = isHeldOut(s.sha256);
+      const pool = bySplit(held);
+      const donor = pool[(pool.indexOf(s) + 13) % pool.length]!;
+      const file = `splice__r3__${s.id}.jpg`;
+      if (done.has(file)) continue;
+      const realEditor = i % 2 === 1;
+      try {
+        const out = await makeAttack('splice', s, donor, createRng(SEED).fork(`${s.id}:splice:r3`), realEditor, {
+          donorQualities: [
+            [30, 54],
+            [93, 98],
+          ],
+          donorBlur: false,
+        });
+        emit({ file, label: 'splice', kind: s.kind, source: s.id, heldout: held, region: out.region, round: 3, ...(realEditor ? { save: 'real_editor' as const } : {}) }, out.bytes);
+      } catch (err) {
+        console.error(`skip ${file}: ${(err as Error).message}`);
+      }
+      if (i % 20 === 0) console.error(`splices r3 ${i}/${sources.length}`);
+    }
+  }
   if (!only || only === 'browser') {
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
     try {
@@ -234,5 +276,5 @@ export async function makeRealSet(only?: 'clean' | 'attacks' | 'browser' | 'edit
   console.error(`set: ${done.size} files`);
 }
 
-// `tsx tools/authenticity/real/make-real-set.ts [clean|attacks|editors|browser]` (all parts when omitted)
-if (import.meta.url === `file://${process.argv[1]}`) await makeRealSet(process.argv[2] as 'clean' | 'attacks' | 'editors' | 'browser' | undefined);
+// `tsx tools/authenticity/real/make-real-set.ts [clean|attacks|editors|splices|browser]` (all parts when omitted)
+if (import.meta.url === `file://${process.argv[1]}`) await makeRealSet(process.argv[2] as 'clean' | 'attacks' | 'editors' | 'splices' | 'browser' | undefined);

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { REPO_ROOT } from '../../../platform/paths.js';
 import { FEATURE_NAMES } from '../../../engine/authenticity/features.js';
 import { runForensics } from '../../../engine/authenticity/forensics-pipeline.js';
-import { AUTHENTICITY_SETTINGS_V4 } from '../../../engine/authenticity/settings.js';
+import { AUTHENTICITY_SETTINGS_V4, CAMERA_HEADERS_V1 } from '../../../engine/authenticity/settings.js';
 import type { ManifestRow } from './corpus.js';
 import { createRng } from './rng.js';
 
@@ -15,8 +15,11 @@ import { createRng } from './rng.js';
  * a seeded half of the files, so the model learns to work with and without them.
  * With --follow it keeps polling the manifest while the corpus is still being generated.
  */
-/** The full vector (feature set v6: chroma likelihood and per-tile grid search); older models read their prefix. */
-const EXTRACT_SETTINGS = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v6' as const };
+/**
+ * The full vector (feature set v7: chroma likelihood, per-tile grid search, camera header check);
+ * older models read their prefix. Generated files have no real source to leave out of the catalogue.
+ */
+const EXTRACT_SETTINGS = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v7' as const, cameraHeaders: { ...CAMERA_HEADERS_V1 } };
 
 export function zonesGiven(file: string): boolean {
   return createRng(0x5eed).fork(file).chance(0.5);

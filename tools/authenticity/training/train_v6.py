@@ -23,7 +23,8 @@ import train_v3 as base
 import train_v4
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-base.MODEL_NAME = "authenticity-gbt-v6"
+# wt19b's candidate, never released; model v6 is train_v7.py's (settings v8), so this one writes other names.
+base.MODEL_NAME = "authenticity-gbt-v6-gridtiles-candidate"
 base.WIDTH = 155
 base.PARAMS = dict(n_estimators=int(os.environ.get("V6_TREES", 400)), max_depth=int(os.environ.get("V6_DEPTH", 3)), learning_rate=float(os.environ.get("V6_LR", 0.04)), subsample=0.8, min_samples_leaf=6, max_features=0.5)
 
@@ -32,7 +33,7 @@ if __name__ == "__main__":
     if "--out" not in argv:
         argv += ["--out", os.path.join(HERE, "..", "..", "..", "engine", "authenticity", "model", base.MODEL_NAME + ".json")]
     if "--metrics" not in argv:
-        argv += ["--metrics", os.path.join(HERE, "metrics-v6.json")]
+        argv += ["--metrics", os.path.join(HERE, "metrics-v6-gridtiles-candidate.json")]
     spec = json.load(open(os.path.join(HERE, "feature-spec.json")))
     while "--exclude-group" in argv:
         i = argv.index("--exclude-group")
