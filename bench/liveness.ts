@@ -26,7 +26,8 @@
  *
  * `--json FILE` also writes every per-case result; `--set labels|attacks|unseen` runs one set only (`--set unseen-tuning`: the
  * tuning part of the new footage, only ever on request);
- * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings.
+ * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings;
+ * `--print-rigidity` the proposed (not adopted) rigid-sheet print cue.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -36,7 +37,7 @@ import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { CURRENT_FACE_SETTINGS, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS, PRINT_RIGIDITY_EXPERIMENT, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
 import { attackSetCases, clipPath, labelledCapture, labelledCases, missingFrameSequences, unseenSetCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
@@ -45,7 +46,8 @@ import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
 // `--turn-identity`: the rejected v4 swap-consistency signal, for its figures (README "Liveness v4").
-const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : CURRENT_FACE_SETTINGS;
+// `--print-rigidity`: the proposed, not adopted, rigid-sheet print cue (README "Proposed print cue").
+const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : process.argv.includes('--print-rigidity') ? PRINT_RIGIDITY_EXPERIMENT : CURRENT_FACE_SETTINGS;
 const NOW = new Date('2026-11-21T12:00:00Z');
 const FPS = 10;
 const argv = process.argv.slice(2);
