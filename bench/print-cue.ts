@@ -19,31 +19,17 @@
  */
 import { decodeImage } from '../engine/faces/image.js';
 import { analyseFrame } from '../engine/faces/frame-analysis.js';
-import { applyHomography, fitHomography, quantile } from '../engine/faces/geometry.js';
+import { quantile } from '../engine/faces/geometry.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { noseParallax } from '../engine/faces/parallax.js';
+import { sheetRigidity } from '../engine/faces/rigidity.js';
 import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
 import { modelsDir } from '../engine/assets.js';
 import type { Point } from '../engine/faces/image.js';
 import { decodeClip } from '../tools/faces/testing/clips.js';
 import { attackSetCases, clipPath, frameSequenceFrames, labelledCases, unseenSetCases, unseenTuningCases, type LabelledCase } from '../tools/faces/testing/labelled.js';
 
-const INNER = Array.from({ length: 68 - 17 }, (_, i) => i + 17);
 const settings = CURRENT_FACE_SETTINGS;
 const models = await loadFaceModels(modelsDir(), settings);
-
-function deformation(ref: Point[], cur: Point[], eyeDistance: number): number {
-  const cx = INNER.reduce((s, i) => s + ref[i]![0], 0) / INNER.length;
-  const cy = INNER.reduce((s, i) => s + ref[i]![1], 0) / INNER.length;
-  const n = (p: Point): Point => [(p[0] - cx) / eyeDistance, (p[1] - cy) / eyeDistance];
-  const h = fitHomography(INNER.map((i) => n(ref[i]!)), INNER.map((i) => n(cur[i]!)));
-  if (!h) return 0;
-  return INNER.reduce((s, i) => {
-    const [px, py] = applyHomography(h, n(ref[i]!));
-    const [tx, ty] = n(cur[i]!);
-    return s + Math.hypot(px - tx, py - ty);
-  }, 0) / INNER.length;
-}
 
 interface Measured { id: string; kind: string; parallax: number; deform: number; faces: number }
 
@@ -56,10 +42,8 @@ async function measure(c: LabelledCase): Promise<Measured> {
     const a = await analyseFrame(models, await decodeImage(f.image, settings.frameMaxSide), 0.25);
     if (a.face) faces.push({ lm: a.face.landmarks, ed: a.face.eyeDistance });
   }
-  let parallax = 0;
-  for (let i = 0; i < faces.length; i++) for (let j = i + 1; j < faces.length; j++) parallax = Math.max(parallax, noseParallax(faces[i]!.lm, faces[j]!.lm, faces[i]!.ed));
-  const d = faces.slice(1).map((f) => deformation(faces[0]!.lm, f.lm, faces[0]!.ed));
-  return { id: c.id, kind: c.kind, parallax, deform: d.length ? quantile(d, 0.9) : 0, faces: faces.length };
+  const r = sheetRigidity(faces.map((f) => ({ landmarks: f.lm, eyeDistance: f.ed })));
+  return { id: c.id, kind: c.kind, parallax: r?.parallax ?? 0, deform: r?.deformation ?? 0, faces: faces.length };
 }
 
 const heldOut = process.argv.includes('--held-out');

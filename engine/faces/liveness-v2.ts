@@ -10,6 +10,7 @@ import { fillEyes, redetect, trackFrames } from './tracking.js';
 import type { LivenessInput } from './liveness.js';
 import type { FaceModels } from './models-bundle.js';
 import { noseParallax } from './parallax.js';
+import { sheetRigidity } from './rigidity.js';
 import { cosineSimilarity } from './recognizer.js';
 import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, skinToneFraction } from './screen-cues.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
@@ -429,6 +430,14 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     const vals = perTurn.map((t) => t.similarity).filter((x): x is number => x !== null);
     const minTurn = vals.length ? Math.min(...vals) : null;
     signals.push({ name: 'turn_identity', dissent: minTurn === null ? null : minTurn < a.minTurnIdentitySimilarity, value: minTurn, threshold: a.minTurnIdentitySimilarity, detail: { turns: perTurn } });
+  }
+
+  // Proposed print cue (in no profile): a flat rigid sheet — no out-of-plane motion and no change of
+  // shape anywhere in the capture. Value: the larger of the two measures over its bound (dissent < 1).
+  if (a.printRigidity) {
+    const r = sheetRigidity(frames.map((f) => f.face));
+    const ratio = r ? Math.max(r.parallax / a.printRigidity.maxParallax, r.deformation / a.printRigidity.maxDeformation) : null;
+    signals.push({ name: 'print_rigidity', dissent: ratio === null ? null : ratio < 1, value: ratio === null ? null : round(ratio), threshold: 1, ...(r ? { detail: { parallax: round(r.parallax, 4), deformation: round(r.deformation, 4), frames: frames.length } } : {}) });
   }
 
   signals.push({ name: 'identity_drift', dissent: emb.length >= 2 ? minSim < a.minIdentitySimilarity : null, value: emb.length >= 2 ? round(minSim) : null, threshold: a.minIdentitySimilarity, detail: { frames: emb.length } });

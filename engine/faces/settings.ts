@@ -68,6 +68,12 @@ export const ZLivenessV2Settings = z.object({
      */
     minTurnIdentitySimilarity: z.number().min(-1).max(1).optional(),
     /**
+     * Proposed print cue (`rigidity.ts`, signal `print_rigidity`, in no profile): a rigid flat sheet
+     * shows neither out-of-plane motion nor deformation; dissents when the capture's largest nose
+     * parallax and its landmark deformation are both below these (eye distances). Absent: not computed.
+     */
+    printRigidity: z.object({ maxParallax: z.number().positive(), maxDeformation: z.number().positive() }).optional(),
+    /**
      * v4 (faces-2026.11.4): injection / virtual-camera evidence from the hosted page's camera facts
      * (`injection.ts`, signal `capture_source`). Absent: signal not computed.
      */
@@ -387,6 +393,18 @@ export const FACE_SETTINGS_V5: FaceEngineSettings = {
     ...FACE_SETTINGS_V4.v2!,
     tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true, eyesNearNeutralOnly: true },
   },
+};
+
+/**
+ * Proposed, not adopted (the lead decides; README "Proposed print cue"): the rigid-sheet print cue
+ * with bounds fitted on the unseen footage's tuning part only (Replay-Attack train split, 2 fps: its
+ * genuine captures' 5th percentiles). Those bounds are for 2-fps captures and must be re-fitted at
+ * the page's frame rate before any profile uses them. In no profile; `bench:liveness --print-rigidity`.
+ */
+export const PRINT_RIGIDITY_EXPERIMENT: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.4-print-rigidity',
+  v2: { ...FACE_SETTINGS_V4.v2!, attack: { ...FACE_SETTINGS_V4.v2!.attack, printRigidity: { maxParallax: 0.0106, maxDeformation: 0.0042 } } },
 };
 
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */

@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../../assets.js';
 import { DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5 } from '../index.js';
 import { normalizeImage } from '../image/normalize.js';
 import { classicalLines, locateMrzBands, medianGlyphHeight, textMask } from './locate.js';
-import { bandCropper, brightestChannel } from './scan.js';
+import { bandCropper, brightestChannel, separability } from './scan.js';
 
 /**
  * Document engine 2.3 (`DOCUMENT_SETTINGS_V5`): the brightest-channel ink image (tinted MRZs), a
@@ -54,6 +54,23 @@ describe('2.3 building blocks', () => {
     expect([...out.data]).toEqual([25, 226, 200, 128]);
     const grey = { data: Buffer.from([1, 2]), width: 2, height: 1, channels: 1 as const };
     expect(brightestChannel(grey)).toBe(grey);
+  });
+
+  it('separability is higher for a tinted real band read through its brightest channel than through luma', async () => {
+    const file = 'DoubangoTelecom__ultimateMRZ-SDK__assets__images__Czech_passport_2005_MRZ_orient1_1300x1002.jpg';
+    const img = await normalizeImage(await tintedCopy(file, 1), { ...DOCUMENT_SETTINGS_V5, acceptBmp: true });
+    const [band] = await locateMrzBands(img, { workSide: 1000, maxBands: 1 });
+    const grey = async (src: { data: Buffer; width: number; height: number; channels: 1 | 3 }) => {
+      const { data, info } = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } }).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height };
+    };
+    expect(band!.angle).toBe(0);
+    const luma = separability(await grey(img), band!), value = separability(await grey(brightestChannel(img)), band!);
+    expect(value).toBeGreaterThan(luma + 0.02);
+    // And the untinted original: the two stay within the margin, so luma (2.2's image) is kept.
+    const orig = await normalizeImage(readFileSync(path.join(REAL, file)), { ...DOCUMENT_SETTINGS_V5, acceptBmp: true });
+    const [b0] = await locateMrzBands(orig, { workSide: 1000, maxBands: 1 });
+    expect(separability(await grey(brightestChannel(orig)), b0!)).toBeLessThan(separability(await grey(orig), b0!) + 0.02);
   });
 
   it('medianGlyphHeight measures the character height of a real TD1 MRZ crop, and the extra join forms its three lines', async () => {
