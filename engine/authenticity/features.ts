@@ -119,7 +119,7 @@ export const FEATURE_SETS = {
   v1: FEATURE_NAMES_V1.length,
   v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length,
   v3: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length + TILE_FEATURE_NAMES.length,
-  v4: FEATURE_NAMES.length - CHROMA_DQL_FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length,
+  v4: FEATURE_NAMES.length - CHROMA_DQL_FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
   v5: FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
   /** Feature set v6: v5 plus the per-tile non-aligned grid search (forensics/grid-tiles.ts). */
   v6: FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
