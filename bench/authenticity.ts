@@ -1,5 +1,5 @@
 /**
- * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 5,6] [-- --no-synthetic] [-- --no-real] [-- --camera recipe] [-- --dump results.jsonl]`
+ * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 5,6] [-- --no-synthetic] [-- --no-real] [-- --camera recipe] [-- --dump results.jsonl] [-- --only 6]`
  *
  * 1. REAL images first (bench/authenticity-real.ts): genuine camera, scanner, document and
  *    browser-canvas JPEGs and attacks applied to real images, HELD-OUT split (never used for
