@@ -7,6 +7,12 @@
  * - `small`: downscaled so MRZ characters are about 8–10 px high, JPEG quality 60;
  * - `blur`: Gaussian σ 1.6 plus JPEG quality 35;
  * - `shade`: a left-to-right illumination ramp (35 %→100 %) and halved contrast.
+ * `--variants tiny,tint` (document engine 2.3 development) writes two other kinds instead:
+ * - `tiny`: scaled so the MRZ glyphs are 7, 8 or 9 px high (measured on the source by the band
+ *   search's line height; the USCIS-card case), JPEG quality 75;
+ * - `tint`: the page multiplied by a pale security-print colour (blue-green, pink or yellow-green)
+ *   with a guilloche-like wave in the two channels that colour darkens, contrast lowered, glyphs at
+ *   most 12 px, JPEG quality 70 with chroma subsampling (the tinted-crop case).
  * Writes the images and a `ground_truth.jsonl` in the bench's format. Not a substitute for real
  * held-out data: it only says whether a change helps on what the degradations model.
  */
@@ -15,10 +21,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodeBmp, isBmp } from '../engine/document/image/bmp.js';
+import { glyphHeight, tint } from './degrade.js';
 import { isHeldOut, type RealTruth } from './documents-real.js';
 
-const [src, dest] = process.argv.slice(2);
-if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir>');
+const args = process.argv.slice(2);
+const vi = args.indexOf('--variants');
+const kinds = vi >= 0 ? args.splice(vi, 2)[1]!.split(',') : ['persp', 'small', 'blur', 'shade'];
+const [src, dest] = args;
+if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir> [--variants persp,small,blur,shade,tiny,tint]');
 mkdirSync(dest, { recursive: true });
 const truths = readFileSync(path.join(src, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth);
 // One copy per picture: the EXIF-rotated and low-resolution duplicates add nothing here.
@@ -55,6 +65,7 @@ function warpPerspective(rgb: Buffer, w: number, h: number, quad: [number, numbe
 }
 
 const rows: string[] = [];
+let index = 0;
 for (const t of unique) {
   const bytes = readFileSync(path.join(src, t.file));
   // Three channels whatever the source (grey PNGs decode to one).
@@ -66,20 +77,41 @@ for (const t of unique) {
   const { width: w, height: h } = info;
   const base = t.file.replace(/\.[^.]+$/, '');
   const variants: [string, Buffer][] = [];
+  const k0 = index++;
+  if (kinds.includes('tiny') || kinds.includes('tint')) {
+    const gh = await glyphHeight(data, w, h);
+    if (gh === null) { console.error(`${t.file}: no band found, no tiny/tint copy`); continue; }
+    const resized = async (target: number) => {
+      const f = Math.min(1, target / gh);
+      return sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize(Math.max(8, Math.round(w * f)), Math.max(8, Math.round(h * f)), { kernel: 'lanczos3' }).raw().toBuffer({ resolveWithObject: true });
+    };
+    if (kinds.includes('tiny')) {
+      const r = await resized(7 + (k0 % 3));
+      variants.push(['tiny', await sharp(r.data, { raw: { width: r.info.width, height: r.info.height, channels: 3 } }).jpeg({ quality: 75 }).toBuffer()]);
+    }
+    if (kinds.includes('tint')) {
+      const r = await resized(12);
+      variants.push(['tint', await sharp(tint(r.data, r.info.width, r.info.height, k0), { raw: { width: r.info.width, height: r.info.height, channels: 3 } }).jpeg({ quality: 70 }).toBuffer()]);
+    }
+  }
+  if (kinds.includes('persp')) {
   // Keystone: the right side 18 % shorter, then an 8° roll.
   const k = 0.09 * h;
   const persp = warpPerspective(data, w, h, [[0, 0], [w - 1, -k], [w - 1, h - 1 + k], [0, h - 1]]);
   variants.push(['persp', await sharp(persp, { raw: { width: w, height: h, channels: 3 } }).rotate(8, { background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer()]);
+  }
   // MRZ characters about 8–10 px: the document is ~60 characters wide across the frame at most.
   const scale = Math.min(1, 560 / Math.max(w, h));
-  variants.push(['small', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize(Math.round(w * scale), Math.round(h * scale)).jpeg({ quality: 60 }).toBuffer()]);
-  variants.push(['blur', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).blur(1.6).jpeg({ quality: 35 }).toBuffer()]);
+  if (kinds.includes('small')) variants.push(['small', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).resize(Math.round(w * scale), Math.round(h * scale)).jpeg({ quality: 60 }).toBuffer()]);
+  if (kinds.includes('blur')) variants.push(['blur', await sharp(data, { raw: { width: w, height: h, channels: 3 } }).blur(1.6).jpeg({ quality: 35 }).toBuffer()]);
+  if (kinds.includes('shade')) {
   const shaded = Buffer.alloc(data.length);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     const g = 0.35 + 0.65 * (x / (w - 1));
     for (let c = 0; c < 3; c++) { const i = (y * w + x) * 3 + c; shaded[i] = Math.round((128 + (data[i]! - 128) * 0.5) * g); }
   }
   variants.push(['shade', await sharp(shaded, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 80 }).toBuffer()]);
+  }
   for (const [name, out] of variants) {
     const file = `${base}__${name}.jpg`;
     writeFileSync(path.join(dest, file), out);

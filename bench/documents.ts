@@ -1,6 +1,6 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v4-noglyph|v4-weakglyph] [--tuning-only]
- *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4]`:
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
  * unseen public specimen set (`npm run fetch-documents-real -- --set public`), reported apart;
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, type DocumentType } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, type DocumentType } from '../engine/document/index.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
@@ -24,7 +24,13 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen).
 const SETTINGS = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4,
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5,
+  // Ablations of 2.3 (experiments, not released settings versions): one of its three changes left out.
+  'v5-luma': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-luma (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, ink: 'luma' } },
+  'v5-value': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-value (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, ink: 'value' } },
+  'v5-noupscale': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-noupscale (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, upscale: undefined } },
+  'v5-nojoin': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-nojoin (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, adaptiveJoin: false } },
+  'v5-strongglyph': { ...DOCUMENT_SETTINGS_V5, version: 'document-engine@2.3.0-strongglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V5.scan!, glyphWeak: false } },
   // Experiment, not a released settings version: 2.1 plus per-band deskew.
   // Experiment, not a released settings version: 2.2 without the glyph reader's confirmations and votes.
   'v4-noglyph': { ...DOCUMENT_SETTINGS_V4, version: 'document-engine@2.2.0-noglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V4.scan!, glyphVote: false } },
@@ -33,7 +39,7 @@ const SETTINGS = {
   'v3-deskew': { ...DOCUMENT_SETTINGS_V3, version: 'document-engine@2.1.0+deskew (experiment)', scan: { ...DOCUMENT_SETTINGS_V3.scan!, retry: { ...DOCUMENT_SETTINGS_V3.scan!.retry!, deskew: true } } },
 } as const;
 const realSettings = SETTINGS[opt('settings', 'v3') as keyof typeof SETTINGS];
-if (!realSettings) throw new Error('--settings must be v2, v3, v4, v4-noglyph, v4-weakglyph or v3-deskew');
+if (!realSettings) throw new Error(`--settings must be one of ${Object.keys(SETTINGS).join(', ')}`);
 if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
   const realRows: RealRow[] = [];
@@ -63,9 +69,9 @@ interface Row {
 
 // The synthetic corpus runs under `--synthetic-settings v1|v2|v3|v4` (default v1, the settings its
 // published figures were measured with; v2–v4 add the 2.x scan in front of the template reader).
-const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4 } as const;
+const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5 } as const;
 const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
-if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3 or v4');
+if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3, v4 or v5');
 const engine = await createDocumentEngine(SYNTH[synthKey]);
 process.stdout.write(`synthetic corpus under ${SYNTH[synthKey]?.version ?? 'document-engine@1.0.0'}\n\n`);
 // Warm both workers so that the first document does not carry their start-up in its latency.

@@ -20,8 +20,17 @@
  * Then the v3 image signals' false alarms on real still faces (LFW photos of tuning identities),
  * then synthetic attacks.
  *
- * `--json FILE` also writes every per-case result; `--set labels|attacks` runs one set only;
- * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings.
+ * The public unseen set (bench/liveness-unseen.json, clips of tools/faces/public/unseen-videos.json:
+ * public footage gathered after every threshold was fixed, never tuned on) is reported on its own,
+ * right after the labelled clips.
+ *
+ * `--json FILE` also writes every per-case result; `--set labels|attacks|unseen` runs one set only (`--set unseen-tuning`: the
+ * tuning part of the new footage, only ever on request);
+ * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings;
+ * `--print-rigidity` the proposed (not adopted) rigid-sheet print cue.
+ * `--settings v4|v5` runs a released faces settings version instead of the current one (before/after
+ * comparisons on the same captures); `--split tuning` runs the tuning split only (labelled clips not
+ * held out, then the LFW and synthetic sections), `--split held-out` the held-out clips and the attack set only.
  */
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -31,16 +40,22 @@ import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { CURRENT_FACE_SETTINGS, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS, FACE_SETTINGS_V4, FACE_SETTINGS_V5, PRINT_RIGIDITY_EXPERIMENT, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
-import { attackSetCases, clipPath, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { attackSetCases, clipPath, labelledCapture, labelledCases, missingFrameSequences, unseenSetCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
 import { screenFrame, skinToneFraction } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
 // `--turn-identity`: the rejected v4 swap-consistency signal, for its figures (README "Liveness v4").
-const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : CURRENT_FACE_SETTINGS;
+const VERSIONS = { v4: FACE_SETTINGS_V4, v5: FACE_SETTINGS_V5 } as const;
+const settingsArg = process.argv.includes('--settings') ? process.argv[process.argv.indexOf('--settings') + 1]! : undefined;
+if (settingsArg !== undefined && !(settingsArg in VERSIONS)) throw new Error(`--settings: one of ${Object.keys(VERSIONS).join(', ')}`);
+// `--print-rigidity`: the proposed, not adopted, rigid-sheet print cue (README "Proposed print cue").
+const settings = process.argv.includes('--turn-identity') ? TURN_IDENTITY_EXPERIMENT : process.argv.includes('--print-rigidity') ? PRINT_RIGIDITY_EXPERIMENT : settingsArg ? VERSIONS[settingsArg as keyof typeof VERSIONS] : CURRENT_FACE_SETTINGS;
+const split = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
+if (split !== undefined && split !== 'tuning' && split !== 'held-out') throw new Error('--split: tuning or held-out');
 const NOW = new Date('2026-11-21T12:00:00Z');
 const FPS = 10;
 const argv = process.argv.slice(2);
@@ -56,7 +71,7 @@ for (const c of labels.cases) {
 const models = await loadFaceModels(modelsDir(), settings);
 
 interface Result {
-  set: 'labels' | 'attacks';
+  set: 'labels' | 'attacks' | 'unseen' | 'unseen-tuning';
   /** Attack set only: the deepfake fed by a virtual camera (no screen light on it), a third pass with the colour signal. */
   injected?: boolean;
   /**
@@ -85,9 +100,17 @@ const results: Result[] = [];
 const all = [
   ...(onlySet && onlySet !== 'labels' ? [] : labels.cases.map((c, n) => ({ c, set: 'labels' as const, seed: 1000 + n }))),
   ...(onlySet && onlySet !== 'attacks' ? [] : attackSetCases().map((c, n) => ({ c, set: 'attacks' as const, seed: 3000 + n }))),
+  ...(onlySet && onlySet !== 'unseen' ? [] : unseenSetCases().map((c, n) => ({ c, set: 'unseen' as const, seed: 7000 + n }))),
+  // The tuning part of the new footage runs only when asked for: it is for fitting a new cue, not a result.
+  ...(onlySet === 'unseen-tuning' ? unseenTuningCases().map((c, n) => ({ c, set: 'unseen-tuning' as const, seed: 9000 + n })) : []),
 ];
 for (const { c, set: caseSet, seed } of all) {
   if (only && !c.id.includes(only)) continue;
+  if (split && (c.held_out || caseSet === 'attacks' || caseSet === 'unseen') !== (split === 'held-out')) continue;
+  if (c.file.startsWith('frames/') && missingFrameSequences().includes(c.id)) {
+    console.log(`(case ${c.id} skipped: frame sequence missing, fetch sejong-sas/replay-attack: npm run fetch-public-faces)`);
+    continue;
+  }
   if (c.file.startsWith('public/')) {
     // Public clips come from a repository snapshot (tools/faces/public/videos.json): say so, and go on, when absent.
     try {
@@ -97,7 +120,10 @@ for (const { c, set: caseSet, seed } of all) {
       continue;
     }
   }
-  const passes = [{ colour: false, injected: false, facts: false }, { colour: true, injected: false, facts: false }, ...(c.kind === 'deepfake' ? [{ colour: true, injected: true, facts: false }, { colour: true, injected: true, facts: true }] : [])];
+  // The injected passes belong to the attack set's own section; the unseen set is measured as captured.
+  // A 2-fps frame sequence cannot follow the page's colours (segments of 400–700 ms): the colour
+  // signal is not applicable there, so those cases run without it only.
+  const passes = [{ colour: false, injected: false, facts: false }, ...(c.file.startsWith('frames/') ? [] : [{ colour: true, injected: false, facts: false }]), ...(c.kind === 'deepfake' && caseSet === 'attacks' ? [{ colour: true, injected: true, facts: false }, { colour: true, injected: true, facts: true }] : [])];
   for (const { colour, injected, facts } of passes) {
     const { frames: capture, challenge: ch } = await labelledCapture(models, c, { light: colour, seed, lightAttacks: !injected });
     if (facts) capture[0] = { ...capture[0]!, meta: { ...capture[0]!.meta, source: { label: 'OBS Virtual Camera' } } };
@@ -171,6 +197,16 @@ function report(title: string, rs: Result[]) {
     const measuredOn = (rs: Result[], nm: string) => rs.filter((r) => sig(r).some((x) => x.name === nm && x.dissent !== null)).length;
     console.log(`  measured on — genuine / attacks: ${names.map((nm) => `${nm} ${measuredOn(genuine, nm)}/${genuine.length} | ${measuredOn(attacks, nm)}/${attacks.length}`).join('; ')}`);
     console.log('  (capture_source needs the hosted page\'s camera facts, which footage has not: measured in real Chromium by test/e2e/hosted-injection.test.ts)');
+    // The attack signals alone, per kind (the challenge aside: footage that follows no challenge, or
+    // is sampled below the script's frame rate, is judged here). On genuine captures these are false alarms.
+    for (const kind of ['genuine', 'print', 'screen_replay', 'deepfake']) {
+      const k = set.filter((r) => r.kind === kind);
+      if (!k.length) continue;
+      const failedBy = k.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length;
+      const reviewBy = k.filter((r) => sig(r).some((x) => x.dissent)).length;
+      const per = names.map((nm) => [nm, k.filter((r) => sig(r).some((x) => x.name === nm && x.dissent)).length] as const).filter(([, n]) => n > 0);
+      console.log(`  attack signals alone, ${kind} (n=${k.length}): failed ${pct(failedBy, k.length)}, at least review ${pct(reviewBy, k.length)}; dissents ${per.map(([nm, n]) => `${nm} ${n}`).join(', ') || 'none'}`);
+    }
     const fusedOnly = attacks.filter((r) => sig(r).filter((x) => x.dissent).length >= settings.v2!.attack.failAtDissents).length;
     const anyDissent = attacks.filter((r) => sig(r).some((x) => x.dissent)).length;
     console.log(`  attacks stopped by the attack signals alone (challenge aside): failed ${fusedOnly}/${attacks.length}, at least review ${anyDissent}/${attacks.length}`);
@@ -185,6 +221,11 @@ function report(title: string, rs: Result[]) {
 console.log(`# liveness bench (settings ${settings.version}), ${new Date().toISOString()}`);
 report('Real clips, tuning set', results.filter((r) => r.set === 'labels' && !r.held_out));
 report('Real clips, HELD OUT (never tuned on)', results.filter((r) => r.set === 'labels' && r.held_out));
+if (results.some((r) => r.set === 'unseen')) report(
+  'Public unseen set (bench/liveness-unseen.json: public footage gathered after every threshold was fixed, never tuned on; print = printed photo, screen_replay = replay, deepfake = face swap)',
+  results.filter((r) => r.set === 'unseen'),
+);
+if (results.some((r) => r.set === 'unseen-tuning')) report('TUNING part of the new footage (Replay-Attack train split; for fitting a new cue only, not a result)', results.filter((r) => r.set === 'unseen-tuning'));
 report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected && !r.turns));
 {
   // The same deepfakes fed by a virtual camera: no screen light reaches them (the colour signal's case).
@@ -221,7 +262,7 @@ report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the r
 // --- Real still faces: false alarms of the v3 image signals on LFW photos of tuning identities ---
 // (every other photo; achromatic ones are not measurable). A check of the thresholds chosen on the
 // tuning clips against real faces in many lights and scenes, not a source of them.
-if (!only && settings.v2?.attack.minSkinToneFraction !== undefined) {
+if (!only && split !== 'held-out' && settings.v2?.attack.minSkinToneFraction !== undefined) {
   const a = settings.v2.attack;
   const photos = loadPublicFaces().photos.filter((p) => p.set === 'lfw' && !isHeldOutIdentity(p.set, p.identity)).filter((_, i) => i % 2 === 0);
   if (fetchPublicFaces().missing.length) console.log('\n(public face photos not fetched: `npm run fetch-public-faces`; LFW false-alarm section skipped)');
@@ -243,7 +284,7 @@ if (!only && settings.v2?.attack.minSkinToneFraction !== undefined) {
 }
 
 // --- Synthetic attacks second: still photos, planar warps, hand-held prints of real photos ---
-if (!only) {
+if (!only && split !== 'held-out') {
   const PHOTOS = ['obama.jpg', 'biden.jpg', 'faceonnx/brad_2.jpg', 'faceonnx/nicole_2.jpg', 'rose_leslie_img2.jpg', 'faceonnx/sarah_2.jpg', 'alex_lacamoire_img1.jpg', 'minivision/image_T1.jpg'];
   const synth: { name: string; status: string; dissenting: string[] }[] = [];
   for (const [i, photo] of PHOTOS.entries()) {

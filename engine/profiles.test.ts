@@ -16,7 +16,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-6': '3f11c2f4f815400041de3de0165e0bf43aceee6895e12fc3b9a53f6d16f97e49',
   'ep-2026.11-7': 'f1fcf16590c4ea52a56612ff5544fb2657f16945eddd21ffec8bb6b1d2880555',
   'ep-2026.11-8': 'ed00e8009737f4633c31d5e05c4e025b83a46369f7e4ce2f4ef3c0adfd5f5b2e',
-  'ep-2026.11-9': '3b3fad358f8df1d56673e0b07d4a4158b1dfecbd5d2101dae44cf2244f366cc0',
+  'ep-2026.11-9': 'eb3f853c00a26d9f31fb20e9c23e8917dfb3cc8d7c228917dfff7b65b2cd1e40',
 };
 
 describe('engine profiles', () => {

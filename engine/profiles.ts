@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V8, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, type DocumentEngineSettings } from './document/index.js';
-import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, type FaceEngineSettings } from './faces/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, type FaceEngineSettings } from './faces/index.js';
 
 /**
  * Released engine profiles: every setting, threshold and model hash a Case's checks ran with.
@@ -41,10 +41,14 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // faces v4 (injection / virtual-camera evidence from the hosted page's camera facts fused into liveness as one more
   // signal, capture_source; turn identity). Authenticity as ep-2026.11-7.
   'ep-2026.11-8': { id: 'ep-2026.11-8', document: DOCUMENT_SETTINGS_V4, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V6 },
-  // Issue 13 continued (wt25c): authenticity v8 (the EXIF camera vs quantisation-table check, model v6 trained on the
-  // rebuilt real tuning split with a third splice round; engine/authenticity/README.md decision 16). Document and
-  // faces as ep-2026.11-8.
-  'ep-2026.11-9': { id: 'ep-2026.11-9', document: DOCUMENT_SETTINGS_V4, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V8 },
+  // Issues 12, 13, 14 and 18 (wt25b, wt25c, wt25a): document engine 2.3 (small glyphs and tinted MRZs: the
+  // brightest-channel ink image, a character-height line join for large print, small-glyph bands blurred and enlarged
+  // with Lanczos-3); authenticity v8 (the EXIF camera vs quantisation-table check, model v6 trained on the rebuilt real
+  // tuning split with a third splice round; engine/authenticity/README.md decision 16); faces v5 (faces-2026.11.5):
+  // liveness v4's rules and signals on less work per frame — the frame detector every 2nd frame and where tracking is
+  // lost (the box follows the eyes between), probes detected again before PAD and the recognizer read them, the eye
+  // classifier only near the neutral pose.
+  'ep-2026.11-9': { id: 'ep-2026.11-9', document: DOCUMENT_SETTINGS_V5, faces: FACE_SETTINGS_V5, authenticity: AUTHENTICITY_SETTINGS_V8 },
 };
 
 export function engineProfile(id: string): EngineProfile {

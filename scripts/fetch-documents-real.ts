@@ -5,7 +5,9 @@
  * ground truth per image). Each file is fetched at its pinned commit and kept only if its sha256
  * matches; `ground_truth.jsonl` is written beside the images for `npm run bench:documents -- --real`.
  * `--set public` rebuilds the second, unseen set (`bench/documents-public.manifest.jsonl`, into
- * `.data/documents-public`, for `--public`). `--from-mirror <dir>` takes each file from local git
+ * `.data/documents-public`, for `--public`). `--set public-tuning` rebuilds the public TUNING set
+ * (`bench/documents-public-tuning.manifest.jsonl`, into `.data/documents-public-tuning`, for `--real`:
+ * every image there is on the tuning side of the fixed hash split). `--from-mirror <dir>` takes each file from local git
  * snapshots (`<dir>/<owner>+<repo>/repo`, at the pinned commit) where raw downloads are not reachable.
  * The images are third-party material under their repositories' own terms (see the manifest's
  * `license`): for local measurement only, never committed or shipped.
@@ -20,7 +22,7 @@ import { REPO_ROOT } from '../engine/assets.js';
 interface Entry { file: string; source_repo: string; commit: string; path: string; sha256: string; license: string; format: string; capture: string; mrz_lines: string[]; mrz_alternatives?: string[][]; checks_valid: boolean }
 
 const { values } = parseArgs({ options: { dest: { type: 'string' }, set: { type: 'string', default: 'real' }, 'from-mirror': { type: 'string' } } });
-if (values.set !== 'real' && values.set !== 'public') throw new Error('--set must be real or public');
+if (!['real', 'public', 'public-tuning'].includes(values.set!)) throw new Error('--set must be real, public or public-tuning');
 const dest = path.resolve(values.dest ?? path.join(REPO_ROOT, '.data', `documents-${values.set}`));
 const entries = readFileSync(path.join(REPO_ROOT, 'bench', `documents-${values.set}.manifest.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Entry);
 const mirror = values['from-mirror'];

@@ -68,8 +68,18 @@ export const ZDocumentEngineSettings = z.object({
     exactFlip: z.boolean().optional(),
     /** 2.2: the OCR-B glyph reader confirms and votes with tesseract's reads of a band. */
     glyphVote: z.boolean().optional(),
-    /** Experiment, in no released settings: glyph reads vote and confirm but never veto a band. */
+    /** 2.3 (an experiment under 2.2): glyph reads vote and confirm but never veto a band. */
     glyphWeak: z.boolean().optional(),
+    /**
+     * 2.3: the grey image the band search and reads see: 'value' = each pixel's brightest channel
+     * (tints wash out); 'auto' = search on luma, read each band from luma or the brightest channel,
+     * whichever separates its ink from its paper better.
+     */
+    ink: z.enum(['luma', 'value', 'auto']).optional(),
+    /** 2.3: a third line join sized to the frame's character height when the print is large (MRZ-only crops). */
+    adaptiveJoin: z.boolean().optional(),
+    /** 2.3: bands with lines under `belowPx` are blurred by `preBlur` px and enlarged (Lanczos-3) to `lineHeightPx`. */
+    upscale: z.object({ belowPx: z.number().positive(), lineHeightPx: z.number().positive(), preBlur: z.number().min(0) }).optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -129,6 +139,18 @@ export const DOCUMENT_SETTINGS_V4: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V3,
   version: 'document-engine@2.2.0',
   scan: { ...DOCUMENT_SETTINGS_V3.scan!, maxReads: 7, tilt: true, exactFlip: true, glyphVote: true },
+};
+
+/**
+ * document-engine 2.3 (engine profile ep-2026.11-9): small glyphs and tinted MRZs, see
+ * engine/document/README.md "Document engine 2.3". Every 2.2 value is kept; `scan.ink`,
+ * `scan.adaptiveJoin` and `scan.upscale` are new, and the glyph reader's reads become weak
+ * (`scan.glyphWeak`: they vote and confirm but never veto, measured after 2.2's final run).
+ */
+export const DOCUMENT_SETTINGS_V5: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V4,
+  version: 'document-engine@2.3.0',
+  scan: { ...DOCUMENT_SETTINGS_V4.scan!, ink: 'auto', adaptiveJoin: true, upscale: { belowPx: 14, lineHeightPx: 36, preBlur: 0.5 }, glyphWeak: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

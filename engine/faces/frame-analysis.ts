@@ -1,6 +1,6 @@
 import type { FaceModels } from './models-bundle.js';
 import type { DetectedFace } from './detector.js';
-import type { EyeState } from './eyes.js';
+import { eyeAspectRatio, type EyeState } from './eyes.js';
 import { estimatePose, estimateRigidPose, type HeadPose } from './pose.js';
 import type { MeshPoint } from './facemesh.js';
 import type { Box, Point, RgbImage } from './image.js';
@@ -21,6 +21,8 @@ export interface FaceObservation {
   /** v2: the 468-point mesh; `pose` then comes from its rigid points and `pose68` keeps the old fit. */
   mesh?: MeshPoint[];
   pose68?: HeadPose;
+  /** v5: the mesh's face-presence probability (tracking is lost below a bound). */
+  meshPresence?: number;
 }
 
 export interface FrameAnalysis {
@@ -80,11 +82,33 @@ export function skinPatch(landmarks: Point[]): Box {
   return { x: Math.min(x0, x1) + pad, y: y0 + pad, width: Math.max(1, Math.abs(x1 - x0) - 2 * pad), height: Math.max(1, y1 - y0 - pad) };
 }
 
-export async function observeFace(models: FaceModels, img: RgbImage, face: DetectedFace, opts: { mesh?: boolean } = {}): Promise<FaceObservation> {
+export interface ObserveOptions {
+  mesh?: boolean;
+  /**
+   * v5: false skips the eye classifier (`eyes.closed` is NaN until the caller fills it): the blink
+   * rule reads it only on frames near the neutral pose, which are known once every frame is seen.
+   */
+  eyes?: boolean;
+  /**
+   * v5: the box was tracked from the previous frame, not detected: the five points and the mesh's
+   * roll then come from this frame's 68 landmarks instead of the detector's points.
+   */
+  tracked?: boolean;
+}
+
+/** The detector's five points (eyes, nose tip, mouth corners) as the 68-point model places them. */
+export function fivePointsFrom68(landmarks: Point[]): DetectedFace['landmarks'] {
+  const centre = (first: number): Point => [0, 1, 2, 3, 4, 5].reduce<Point>((s, k) => [s[0] + landmarks[first + k]![0] / 6, s[1] + landmarks[first + k]![1] / 6], [0, 0]);
+  return [centre(36), centre(42), landmarks[30]!, landmarks[48]!, landmarks[54]!];
+}
+
+export async function observeFace(models: FaceModels, img: RgbImage, face: DetectedFace, opts: ObserveOptions = {}): Promise<FaceObservation> {
   const landmarks = await models.landmarks.predict(img, face.box);
-  const mesh = opts.mesh && models.faceMesh ? (await models.faceMesh.predict(img, face.box, face.landmarks[0], face.landmarks[1])).points : undefined;
+  const fivePoints = opts.tracked ? fivePointsFrom68(landmarks) : face.landmarks;
+  const meshOut = opts.mesh && models.faceMesh ? await models.faceMesh.predict(img, face.box, fivePoints[0], fivePoints[1]) : undefined;
+  const mesh = meshOut?.points;
   const pose68 = estimatePose(landmarks);
-  const eyes = await models.eyes.state(img, landmarks);
+  const eyes = opts.eyes === false ? { closed: Number.NaN, ear: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2 } : await models.eyes.state(img, landmarks);
   const patch = skinPatch(landmarks);
   const eyeCentre = (first: number): Point => {
     const idx = [0, 1, 2, 3, 4, 5].map((k) => first + k);
@@ -94,10 +118,11 @@ export async function observeFace(models: FaceModels, img: RgbImage, face: Detec
   return {
     box: face.box,
     score: face.score,
-    fivePoints: face.landmarks,
+    fivePoints,
     landmarks,
     pose: mesh ? estimateRigidPose(mesh) : pose68,
     ...(mesh ? { mesh, pose68 } : {}),
+    ...(meshOut && (opts.tracked || opts.eyes === false) ? { meshPresence: meshOut.presence } : {}),
     eyes,
     skinRgb: meanLinear(img, patch.x, patch.y, patch.x + patch.width, patch.y + patch.height),
     // (A mean colour of the frame around the face was computed here for every frame and read by
@@ -108,7 +133,7 @@ export async function observeFace(models: FaceModels, img: RgbImage, face: Detec
 }
 
 /** Detection with the largest-face rule, then landmarks, pose, eyes and colour on that face. */
-export async function analyseFrame(models: FaceModels, img: RgbImage, minAreaRatio: number, opts: { mesh?: boolean } = {}): Promise<FrameAnalysis> {
+export async function analyseFrame(models: FaceModels, img: RgbImage, minAreaRatio: number, opts: ObserveOptions = {}): Promise<FrameAnalysis> {
   const faces = await models.frameDetector.detect(img);
   const [largest, ...rest] = faces;
   if (!largest) return { width: img.width, height: img.height, otherFaces: 0 };

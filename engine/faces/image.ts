@@ -77,18 +77,53 @@ export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: num
   const m0 = layout.mean[0]!, s0 = layout.std[0]!;
   const m1 = layout.mean[1]!, s1 = layout.std[1]!;
   const m2 = layout.mean[2]!, s2 = layout.std[2]!;
+  // Sub-sample offsets and the products of the map with them, computed once per column and row
+  // instead of once per sample: the same expressions in the same order, so every value is the
+  // one the per-sample form gave (bit-identical tensors; engine/faces/image.test.ts).
+  const us = new Float64Array(outW * n), vs = new Float64Array(outH * n);
+  for (let u = 0; u < outW; u++) for (let sx = 0; sx < n; sx++) us[u * n + sx] = u + (sx + 0.5) / n - 0.5;
+  for (let v = 0; v < outH; v++) for (let sy = 0; sy < n; sy++) vs[v * n + sy] = v + (sy + 0.5) / n - 0.5;
+  const au = us.map((uu) => a * uu), du = us.map((uu) => d * uu);
+  const bv = vs.map((vv) => b * vv), ev = vs.map((vv) => e * vv);
+  // Axis-aligned maps (every crop but the mesh's): x depends on the column only, y on the row only.
+  // With b = d = 0 the dropped products are ±0, which leave a sum unchanged.
+  const separable = b === 0 && d === 0;
+  const colX0 = new Int32Array(separable ? us.length : 0), colX1 = new Int32Array(colX0.length), colFx = new Float64Array(colX0.length);
+  const rowY0 = new Int32Array(separable ? vs.length : 0), rowY1 = new Int32Array(rowY0.length), rowFy = new Float64Array(rowY0.length);
+  if (separable) {
+    for (let i = 0; i < us.length; i++) {
+      const x = Math.min(W - 1, Math.max(0, au[i]! + c));
+      const x0 = x | 0;
+      colX0[i] = x0;
+      colX1[i] = x0 + 1 < W ? x0 + 1 : x0;
+      colFx[i] = x - x0;
+    }
+    for (let i = 0; i < vs.length; i++) {
+      const y = Math.min(H - 1, Math.max(0, ev[i]! + f));
+      const y0 = y | 0;
+      rowY0[i] = y0;
+      rowY1[i] = y0 + 1 < H ? y0 + 1 : y0;
+      rowFy[i] = y - y0;
+    }
+  }
   for (let v = 0; v < outH; v++) {
     for (let u = 0; u < outW; u++) {
       let r = 0, g = 0, bl = 0;
       for (let sy = 0; sy < n; sy++) {
-        const vv = v + (sy + 0.5) / n - 0.5;
+        const iv = v * n + sy;
         for (let sx = 0; sx < n; sx++) {
-          const uu = u + (sx + 0.5) / n - 0.5;
-          const x = Math.min(W - 1, Math.max(0, a * uu + b * vv + c));
-          const y = Math.min(H - 1, Math.max(0, d * uu + e * vv + f));
-          const x0 = x | 0, y0 = y | 0;
-          const x1 = x0 + 1 < W ? x0 + 1 : x0, y1 = y0 + 1 < H ? y0 + 1 : y0;
-          const fx = x - x0, fy = y - y0;
+          const iu = u * n + sx;
+          let x0: number, x1: number, y0: number, y1: number, fx: number, fy: number;
+          if (separable) {
+            x0 = colX0[iu]!; x1 = colX1[iu]!; fx = colFx[iu]!;
+            y0 = rowY0[iv]!; y1 = rowY1[iv]!; fy = rowFy[iv]!;
+          } else {
+            const x = Math.min(W - 1, Math.max(0, au[iu]! + bv[iv]! + c));
+            const y = Math.min(H - 1, Math.max(0, du[iu]! + ev[iv]! + f));
+            x0 = x | 0; y0 = y | 0;
+            x1 = x0 + 1 < W ? x0 + 1 : x0; y1 = y0 + 1 < H ? y0 + 1 : y0;
+            fx = x - x0; fy = y - y0;
+          }
           const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
           const i00 = (y0 * W + x0) * 3, i01 = (y0 * W + x1) * 3, i10 = (y1 * W + x0) * 3, i11 = (y1 * W + x1) * 3;
           r += data[i00]! * w00 + data[i01]! * w01 + data[i10]! * w10 + data[i11]! * w11;

@@ -6,9 +6,11 @@ import { median, quantile } from './geometry.js';
 import { scoreIllumination } from './illumination.js';
 import { decodeImage, type RgbImage } from './image.js';
 import { captureSourceSignal } from './injection.js';
+import { fillEyes, redetect, trackFrames } from './tracking.js';
 import type { LivenessInput } from './liveness.js';
 import type { FaceModels } from './models-bundle.js';
 import { noseParallax } from './parallax.js';
+import { sheetRigidity } from './rigidity.js';
 import { cosineSimilarity } from './recognizer.js';
 import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, skinToneFraction } from './screen-cues.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
@@ -21,6 +23,8 @@ interface Frame {
   face: FaceObservation;
   img: RgbImage;
   otherFaces: number;
+  /** v5: whether the detector ran on this frame (absent: it ran on every frame). */
+  detected?: boolean;
 }
 
 const round = (v: number, d = 3) => (Number.isFinite(v) ? Math.round(v * 10 ** d) / 10 ** d : null);
@@ -91,10 +95,15 @@ export function movementEvents(frames: { timestampMs: number; face: FaceObservat
  * fractions of the person's own baseline, not absolute openness, so deep-set eyes and glasses
  * (a lower, steadier ratio) still show the dip.
  */
+/** Frames near the neutral pose: the only ones whose eyes the blink rule reads. */
+export function nearNeutral(face: FaceObservation, neutral: { yaw: number; pitch: number }, s: Ch): boolean {
+  return Math.abs(face.pose.yaw - neutral.yaw) < s.turnYawDeg && Math.abs(face.pose.pitch - neutral.pitch) < 2 * s.nodPitchDeg;
+}
+
 export function blinkEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch, b: LivenessV2Settings['blink']): { events: StepEvent[]; baseline: { ear: number; closed: number } } {
   // Eyes are judged on frames near the neutral pose only (both eye models misread eyes in
   // profile); pitch gets twice the nod threshold because a hard blink tips the upper face.
-  const near = frames.filter((f) => Math.abs(f.face.pose.yaw - neutral.yaw) < s.turnYawDeg && Math.abs(f.face.pose.pitch - neutral.pitch) < 2 * s.nodPitchDeg);
+  const near = frames.filter((f) => nearNeutral(f.face, neutral, s));
   if (near.length < 3) return { events: [], baseline: { ear: Number.NaN, closed: Number.NaN } };
   const ear = quantile(near.map((f) => f.face.eyes.ear), b.baselinePercentile);
   const closed = quantile(near.map((f) => f.face.eyes.closed), 1 - b.baselinePercentile);
@@ -231,21 +240,45 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const frames: Frame[] = [];
   let multi = 0;
   let undecodable = 0;
-  for (const f of sorted) {
-    let img: RgbImage;
-    try {
-      img = await decodeImage(f.image, settings.frameMaxSide);
-    } catch {
-      undecodable++;
-      continue;
+  // Frames on which the multi-face rule is counted: every frame with a face, or (v5) those the detector ran on.
+  let countedForMulti = 0;
+  const tracking = v2.tracking;
+  let trackStats: { detections: number; lost: number } | undefined;
+  if (tracking) {
+    const tr = await trackFrames(models, settings, tracking, sorted);
+    frames.push(...tr.frames);
+    undecodable = tr.undecodable;
+    for (const f of tr.frames) {
+      if (!f.detected) continue;
+      countedForMulti++;
+      if (f.otherFaces > 0) multi++;
     }
-    const a = await analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true });
-    if (!a.face) continue;
-    if (a.otherFaces > 0) multi++;
-    frames.push({ index: f.index, timestampMs: f.meta.timestamp_ms, face: a.face, img, otherFaces: a.otherFaces });
+    trackStats = { detections: tr.detections, lost: tr.lost };
+  } else {
+    for (const f of sorted) {
+      let img: RgbImage;
+      try {
+        img = await decodeImage(f.image, settings.frameMaxSide);
+      } catch {
+        undecodable++;
+        continue;
+      }
+      const a = await analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true });
+      if (!a.face) continue;
+      if (a.otherFaces > 0) multi++;
+      frames.push({ index: f.index, timestampMs: f.meta.timestamp_ms, face: a.face, img, otherFaces: a.otherFaces });
+    }
+    countedForMulti = frames.length;
   }
   const faceFraction = sorted.length ? frames.length / sorted.length : 0;
-  evidence.frames = { total: input.frames.length, analysed: sorted.length, with_face: frames.length, undecodable, with_multiple_faces: multi };
+  evidence.frames = {
+    total: input.frames.length,
+    analysed: sorted.length,
+    with_face: frames.length,
+    undecodable,
+    with_multiple_faces: multi,
+    ...(trackStats ? { detector_runs: trackStats.detections, tracking_lost: trackStats.lost, multi_face_counted_on: countedForMulti } : {}),
+  };
 
   const finish = (score: number | null, bestFrame?: Buffer) => {
     const hard = ['liveness_challenge_incomplete', 'presentation_attack_suspected'];
@@ -268,7 +301,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     reasons.add('no_face_detected');
     return finish(0);
   }
-  if (multi >= settings.multiFace.minFrameFraction * frames.length) reasons.add('multiple_faces');
+  if (multi >= settings.multiFace.minFrameFraction * countedForMulti) reasons.add('multiple_faces');
 
   // --- Neutral pose from the steady period the page asked for ---
   const script = scriptOf(challenge);
@@ -280,6 +313,8 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   if (!neutralOk) reasons.add('liveness_challenge_incomplete');
 
   // --- Steps in their slots ---
+  // v5: the eye classifier only where the blink rule will read it.
+  if (tracking?.eyesNearNeutralOnly) await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)));
   const moves = movementEvents(frames, neutral, s);
   const blinks = blinkEvents(frames, neutral, s, v2.blink);
   const events = [...moves, ...blinks.events].sort((a, b) => a.startMs - b.startMs);
@@ -317,7 +352,10 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const frontal = frames.filter(isFrontal);
   const ranked = [...(frontal.length ? frontal : frames)].sort((a, b) => b.face.sharpness * b.face.score - a.face.sharpness * a.face.score);
   const best = ranked[0]!;
-  const probe = ranked.slice(0, settings.pad.frames);
+  // v5: a tracked frame read by a model trained on detector output is detected first.
+  const asDetected = async (f: Frame): Promise<Frame> => (tracking?.redetectProbes ? redetect(models, f) : f);
+  const probe: Frame[] = [];
+  for (const f of ranked.slice(0, settings.pad.frames)) probe.push(await asDetected(f));
   const a = v2.attack;
   const signals: AttackSignal[] = [];
 
@@ -368,7 +406,8 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const blend = median(probe.map((f) => blendTextureRatio(f.img, f.face.box, f.face.landmarks)).filter(Number.isFinite));
   signals.push({ name: 'blend_boundary', dissent: Number.isFinite(blend) ? blend < a.minBlendRatio : null, value: round(blend), threshold: a.minBlendRatio });
 
-  const idFrames = spread(frontal.length >= 2 ? frontal : frames, settings.identity.frames);
+  const idFrames: Frame[] = [];
+  for (const f of spread(frontal.length >= 2 ? frontal : frames, settings.identity.frames)) idFrames.push(await asDetected(f));
   const emb: Float32Array[] = [];
   for (const f of idFrames) emb.push(await models.recognizer.embed(f.img, f.face.fivePoints));
   let minSim = 1;
@@ -379,7 +418,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     const perTurn: { step: string; yaw: number | null; similarity: number | null }[] = [];
     for (const m of turns) {
       const ev = moves.find((e) => e.startMs === m.at_ms && e.step === m.step)!;
-      const peak = frames[ev.peakIndex]!;
+      const peak = await asDetected(frames[ev.peakIndex]!);
       const e = await models.recognizer.embed(peak.img, peak.face.fivePoints);
       const best = emb.length ? Math.max(...emb.map((r) => cosineSimilarity(e, r))) : Number.NaN;
       perTurn.push({ step: m.step, yaw: round(peak.face.pose.yaw - neutral.yaw, 1), similarity: round(best) });
@@ -387,6 +426,14 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     const vals = perTurn.map((t) => t.similarity).filter((x): x is number => x !== null);
     const minTurn = vals.length ? Math.min(...vals) : null;
     signals.push({ name: 'turn_identity', dissent: minTurn === null ? null : minTurn < a.minTurnIdentitySimilarity, value: minTurn, threshold: a.minTurnIdentitySimilarity, detail: { turns: perTurn } });
+  }
+
+  // Proposed print cue (in no profile): a flat rigid sheet — no out-of-plane motion and no change of
+  // shape anywhere in the capture. Value: the larger of the two measures over its bound (dissent < 1).
+  if (a.printRigidity) {
+    const r = sheetRigidity(frames.map((f) => f.face));
+    const ratio = r ? Math.max(r.parallax / a.printRigidity.maxParallax, r.deformation / a.printRigidity.maxDeformation) : null;
+    signals.push({ name: 'print_rigidity', dissent: ratio === null ? null : ratio < 1, value: ratio === null ? null : round(ratio), threshold: 1, ...(r ? { detail: { parallax: round(r.parallax, 4), deformation: round(r.deformation, 4), frames: frames.length } } : {}) });
   }
 
   signals.push({ name: 'identity_drift', dissent: emb.length >= 2 ? minSim < a.minIdentitySimilarity : null, value: emb.length >= 2 ? round(minSim) : null, threshold: a.minIdentitySimilarity, detail: { frames: emb.length } });

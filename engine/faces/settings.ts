@@ -68,6 +68,12 @@ export const ZLivenessV2Settings = z.object({
      */
     minTurnIdentitySimilarity: z.number().min(-1).max(1).optional(),
     /**
+     * Proposed print cue (`rigidity.ts`, signal `print_rigidity`, in no profile): a rigid flat sheet
+     * shows neither out-of-plane motion nor deformation; dissents when the capture's largest nose
+     * parallax and its landmark deformation are both below these (eye distances). Absent: not computed.
+     */
+    printRigidity: z.object({ maxParallax: z.number().positive(), maxDeformation: z.number().positive() }).optional(),
+    /**
      * v4 (faces-2026.11.4): injection / virtual-camera evidence from the hosted page's camera facts
      * (`injection.ts`, signal `capture_source`). Absent: signal not computed.
      */
@@ -86,6 +92,34 @@ export const ZLivenessV2Settings = z.object({
       })
       .optional(),
   }),
+  /**
+   * v5 (faces-2026.11.5, issue 14): the cost per frame. Absent: every frame is detected and fully
+   * analysed, as in v2–v4.
+   */
+  tracking: z
+    .object({
+      /**
+       * The frame detector runs on the first frame and then every this many frames; between, the
+       * face box follows the previous frame's eyes (the detector box's offset from their midpoint
+       * and its size, taken at the last detection). 1 = detect every frame.
+       */
+      detectEvery: z.number().int().min(1),
+      /** Tracked frames: locate the landmarks once on the previous frame's box, then again on the box they imply (removes the one-frame lag). */
+      refine: z.boolean(),
+      /** Tracking is lost, and the detector runs on that frame, when the box the frame's own landmarks imply overlaps the tracked box less than this (IoU)... */
+      minTrackIou: z.number().min(0).max(1),
+      /** ...or the face mesh's presence probability on the tracked box is below this. */
+      minMeshPresence: z.number().min(0).max(1),
+      /**
+       * Frames whose box was tracked and that the attack signals or the identity check read
+       * (PAD, screen cues, embeddings: the models were trained on detector boxes and points) are
+       * detected again before they are read.
+       */
+      redetectProbes: z.boolean(),
+      /** The eye classifier runs only on frames near the neutral pose, the only ones the blink rule reads (same result, less work). */
+      eyesNearNeutralOnly: z.boolean(),
+    })
+    .optional(),
 });
 export type LivenessV2Settings = z.infer<typeof ZLivenessV2Settings>;
 
@@ -339,5 +373,35 @@ export const TURN_IDENTITY_EXPERIMENT: FaceEngineSettings = {
   v2: { ...FACE_SETTINGS_V4.v2!, attack: { ...FACE_SETTINGS_V4.v2!.attack, minTurnIdentitySimilarity: FACE_SETTINGS_V3.match.reviewBelow } },
 };
 
+/**
+ * Settings v5 (`faces-2026.11.5`, issue 14 and 18: liveness per Case within 1.5 s on 2 cores): v4's
+ * rules, thresholds and signals on less work per frame. The frame detector runs on every other
+ * frame and wherever tracking is lost; between, the box follows the previous
+ * frame's landmarks; frames read by PAD, the screen cues' probes and the recognizer are detected
+ * again first; the eye classifier runs only on frames near the neutral pose. Every frame is still
+ * observed (landmarks, mesh pose, colour), so each step is judged in its own slot as before.
+ * Figures v4 → v5 on the same real clips: engine/faces/README.md "Liveness v5".
+ */
+export const FACE_SETTINGS_V5: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.5',
+  v2: {
+    ...FACE_SETTINGS_V4.v2!,
+    tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true, eyesNearNeutralOnly: true },
+  },
+};
+
+/**
+ * Proposed, not adopted (the lead decides; README "Proposed print cue"): the rigid-sheet print cue
+ * with bounds fitted on the unseen footage's tuning part only (Replay-Attack train split, 2 fps: its
+ * genuine captures' 5th percentiles). Those bounds are for 2-fps captures and must be re-fitted at
+ * the page's frame rate before any profile uses them. In no profile; `bench:liveness --print-rigidity`.
+ */
+export const PRINT_RIGIDITY_EXPERIMENT: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.4-print-rigidity',
+  v2: { ...FACE_SETTINGS_V4.v2!, attack: { ...FACE_SETTINGS_V4.v2!.attack, printRigidity: { maxParallax: 0.0106, maxDeformation: 0.0042 } } },
+};
+
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */
-export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V4;
+export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V5;

@@ -283,12 +283,35 @@ export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0:
  * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
  * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
  */
-export type LineFinder = (g: Gray, tilt?: boolean) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
+export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
 
-export const classicalLines: LineFinder = async (g, tilt = false) => {
+/**
+ * Median height (px) of the character-sized ink components of a text mask: blobs 4 px or taller,
+ * no wider than twice their height and no taller than half the frame (an MRZ-only crop holds two or
+ * three lines, so its characters are a third to a quarter of its height). 0 when there are few.
+ */
+export function medianGlyphHeight(mask: Uint8Array, w: number, h: number): number {
+  const hs = components(mask, w, h).filter((b) => {
+    const bw = b.x1 - b.x0 + 1, bh = b.y1 - b.y0 + 1;
+    return bh >= 4 && bh <= h / 2 && bw <= 2 * bh;
+  }).map((b) => b.y1 - b.y0 + 1).sort((a, b) => a - b);
+  return hs.length >= 10 ? hs[Math.floor(hs.length / 2)]! : 0;
+}
+
+export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false) => {
   const mask = textMask(g);
   // Characters are joined across their gaps; the gap scales with the text, so two joins.
-  const found = [9, 17].map((join) => lineBlobsAndTilts(mask, g.width, g.height, join, tilt));
+  const joins = [9, 17];
+  // 2.3 (`adaptiveJoin`): large print (an MRZ-only crop, a close-up) has gaps between characters
+  // wider than 17 px at the working size, so its lines never form. A third join scaled to the
+  // frame's median character height (OCR-B's gap is about half the character height; `1` and `<`
+  // leave wider ones) joins them; frames of ordinary text size get no extra pass.
+  if (adaptiveJoin) {
+    const gh = medianGlyphHeight(mask, g.width, g.height);
+    const join = Math.round(0.9 * gh);
+    if (join > 17) joins.push(join);
+  }
+  const found = joins.map((join) => lineBlobsAndTilts(mask, g.width, g.height, join, tilt));
   // Per join: pooled, pieces of one line found at both joins would pair with each other.
   const stacks = tilt ? found.map((f) => tiltedStacks(f.tilted)[0]).filter((d): d is { deg: number; len: number } => !!d) : [];
   const tilts = tilt ? stacks.sort((a, b) => b.len - a.len).slice(0, 1).map((d) => d.deg) : undefined;
@@ -308,6 +331,8 @@ export interface LocateOptions {
   tilt?: boolean;
   /** Angles an earlier call searched: a tilt pass does not repeat them. */
   skipAngles?: number[];
+  /** 2.3: a third horizontal join scaled to the frame's character height when the print is large (`classicalLines`). */
+  adaptiveJoin?: boolean;
 }
 
 export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
@@ -334,7 +359,7 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     searched.push(angle);
     const turned = angle === 0 ? g : await turn(g, angle);
     // Tilt passes look for tilts themselves only in the passes asked for, not in their own.
-    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length);
+    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin);
     // Lines descending to the right by d degrees become level after a further turn by −d.
     for (const d of found.tilts ?? []) {
       const next = Math.round((angle - d) * 4) / 4;

@@ -58,11 +58,30 @@ export interface ScanOptions {
   tilt?: boolean;
   /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
   glyphVote?: boolean;
-  /** Experiment (no released settings): glyph reads vote and confirm but never veto (`voteReads`' `weak`). */
+  /** 2.3 (an experiment under 2.2): glyph reads vote and confirm but never veto (`voteReads`' `weak`). */
   glyphWeak?: boolean;
   /** 2.2: the 180° read cuts the band first and then turns it (2.0/2.1 cut the mirrored region: `bandCropper`). */
   exactFlip?: boolean;
+  /**
+   * 2.3: the grey image the band search and the reads see. 'value' is each pixel's brightest
+   * channel (HSV value): black MRZ ink stays dark in every channel, while a pale tint or a printed
+   * security pattern is bright in at least one, so coloured backgrounds wash out. 'auto': the band
+   * search runs on luma and each band is read from whichever of the two separates its ink from its
+   * paper better (Otsu separability, luma unless the other is clearly better). Absent: luma.
+   */
+  ink?: 'luma' | 'value' | 'auto';
+  /** 2.3: a third join sized to the frame's character height for large print (`locate.ts`). */
+  adaptiveJoin?: boolean;
+  /** 2.3: how bands with small glyphs are enlarged for the reads (`bandCropper`). */
+  upscale?: UpscaleOptions;
 }
+
+/**
+ * 2.3: bands whose lines are under `belowPx` high are enlarged with a Lanczos-3 kernel (2.0–2.2:
+ * cubic), after a Gaussian blur of `preBlur` source pixels that melts JPEG blocks and pixel steps
+ * into the smooth strokes the MRZ model was trained on, to `lineHeightPx` lines.
+ */
+export interface UpscaleOptions { belowPx: number; lineHeightPx: number; preBlur: number }
 
 /**
  * 2.1: the issuing state and nationality are codes ICAO lists (or `D` padded, or the specimen
@@ -208,23 +227,48 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
-  const turned = new Map<number, Promise<{ data: Buffer; width: number; height: number }>>();
-  const turnedImage = (angle: number) => {
-    if (!turned.has(angle)) {
-      turned.set(angle, sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+  const turned = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
+  const turnedImage = (angle: number, src: Raw = img) => {
+    const key = `${angle}:${src === img ? 0 : 1}`;
+    if (!turned.has(key)) {
+      turned.set(key, sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } })
         .greyscale().rotate(angle, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
         .then(({ data, info }) => ({ data, width: info.width, height: info.height })));
     }
-    return turned.get(angle)!;
+    return turned.get(key)!;
+  };
+  /** 2.3 (`ink: 'auto'`): per band, the grey image (luma or brightest channel) that separates ink from paper better. */
+  const chosen = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
+  const bandImage = (b: MrzBand) => {
+    if (!inkAlt) return turnedImage(b.angle);
+    const key = `${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}`;
+    if (!chosen.has(key)) {
+      chosen.set(key, (async () => {
+        const [luma, alt] = await Promise.all([turnedImage(b.angle), turnedImage(b.angle, inkAlt)]);
+        return separability(alt, b) > separability(luma, b) + INK_MARGIN ? alt : luma;
+      })());
+    }
+    return chosen.get(key)!;
   };
   return async (b, flipped, variant, flattenBase) => {
     const flatten = flattenBase ?? flattenAll;
-    const t = await turnedImage(b.angle);
+    const t = await bandImage(b);
     const left = Math.min(b.left, t.width - 1), top = Math.min(b.top, t.height - 1);
     const width = Math.max(1, Math.min(b.width, t.width - left)), height = Math.max(1, Math.min(b.height, t.height - top));
-    const f = Math.max(0.3, Math.min(4, (variant === 'small' ? 0.7 : variant === 'tall' ? 1.4 : 1) * lineHeightPx / b.lineHeight));
+    const small = !!upscale && b.lineHeight < upscale.belowPx;
+    const target = small ? upscale.lineHeightPx : lineHeightPx;
+    // The 'small' read is the independent second scale. A band already enlarged from small glyphs
+    // has nothing to gain from shrinking again (its 0.7× read printed stray characters on the tiny
+    // tuning copies and vetoed a right first read), so its other scale is above, not below.
+    const other = small ? 1.25 : 0.7;
+    const f = Math.max(0.3, Math.min(small ? 6 : 4, (variant === 'small' ? other : variant === 'tall' ? 1.4 : 1) * target / b.lineHeight));
     let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
+    if (small && upscale.preBlur > 0) {
+      // Blur at source scale before enlarging: sharp's blur runs after a resize in one pipeline.
+      const { data, info } = await s.blur(Math.max(0.3, upscale.preBlur)).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
+    }
     // 2.1 (`deskew`): the band's own text angle. The frame's angle comes from all its text; under
     // perspective the MRZ lines run at another angle than the printed zone above them.
     const skew = deskew ? await bandSkew(t, left, top, width, height) : 0;
@@ -247,7 +291,7 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
     } else if (flipped) s = s.rotate(180);
-    s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 ? 'cubic' : 'lanczos3' }).normalise();
+    s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 && !small ? 'cubic' : 'lanczos3' }).normalise();
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
       const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
@@ -258,6 +302,41 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
     return s.png().toBuffer();
   };
+}
+
+/**
+ * How much better the brightest-channel image must separate a band's ink from its paper before it
+ * replaces luma (2.3 `ink: 'auto'`): luma is what 2.0–2.2 read, so it keeps ties and near-ties.
+ * Chosen on the tuning side only (augmented tint copies: the brightest channel gains 0.03–0.05 on
+ * tinted bands; untinted real scans differ by under 0.01 either way); 0.05 first, which left most
+ * tinted bands on luma.
+ */
+const INK_MARGIN = 0.02;
+
+/**
+ * Otsu's separability of a band's grey pixels (between-class over total variance, 0..1): near 1
+ * for dark ink on even paper, lower where a tint or pattern puts grey levels between them.
+ */
+export function separability(t: { data: Buffer; width: number; height: number }, b: { left: number; top: number; width: number; height: number }): number {
+  const hist = new Float64Array(256);
+  const x0 = Math.max(0, Math.min(b.left, t.width - 1)), y0 = Math.max(0, Math.min(b.top, t.height - 1));
+  const x1 = Math.min(t.width, b.left + b.width), y1 = Math.min(t.height, b.top + b.height);
+  // Every second pixel each way: plenty for a histogram.
+  for (let y = y0; y < y1; y += 2) for (let x = x0; x < x1; x += 2) hist[t.data[y * t.width + x]!]! += 1;
+  let n = 0, sum = 0, sum2 = 0;
+  for (let v = 0; v < 256; v++) { n += hist[v]!; sum += v * hist[v]!; sum2 += v * v * hist[v]!; }
+  if (n < 2) return 0;
+  const mean = sum / n, total = sum2 / n - mean * mean;
+  if (total <= 0) return 0;
+  let w0 = 0, s0 = 0, best = 0;
+  for (let v = 0; v < 255; v++) {
+    w0 += hist[v]!; s0 += v * hist[v]!;
+    if (w0 === 0 || w0 === n) continue;
+    const m0 = s0 / w0, m1 = (sum - s0) / (n - w0);
+    const between = (w0 / n) * (1 - w0 / n) * (m0 - m1) ** 2;
+    if (between > best) best = between;
+  }
+  return best / total;
 }
 
 /**
@@ -403,8 +482,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const outer = options.plausible;
   const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
   const attempts: ScanAttempt[] = [];
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip);
+  const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
+  if (opts.ink === 'value') img = brightestChannel(img);
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin });
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
@@ -512,7 +593,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
     // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
     // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
-    // Experiment (`glyphWeak`, in no released settings): 2.2 as released lets a glyph read veto.
+    // 2.2 lets a glyph read veto; 2.3 (`glyphWeak`) does not.
     const weak = new Set(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []);
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
@@ -594,7 +675,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
   if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent())) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done] });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
@@ -609,6 +690,23 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     lineConfidence: b.r.confidences, confidence: Math.min(...b.r.confidences) / 2, nameConfirmed: false, corrections: b.r.corrections,
     band: { ...strip(b.band), flipped: b.flipped }, attempts, bandsFound: bands.length,
   };
+}
+
+/**
+ * 2.3 (`ink: 'value'`): each pixel's brightest channel. MRZ ink is black (dark in every channel);
+ * tinted paper and security print in one colour are bright in at least one channel, so they fade
+ * towards white while the characters keep their full contrast. Grey input is returned as it is.
+ */
+export function brightestChannel(img: Raw): Raw {
+  if (img.channels === 1) return img;
+  const n = img.width * img.height;
+  const out = Buffer.alloc(n);
+  const d = img.data;
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = d[j]!, g = d[j + 1]!, b = d[j + 2]!;
+    out[i] = r > g ? (r > b ? r : b) : g > b ? g : b;
+  }
+  return { data: out, width: img.width, height: img.height, channels: 1 };
 }
 
 function strip(b: MrzBand): Omit<MrzBand, 'score'> {

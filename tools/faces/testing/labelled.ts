@@ -5,7 +5,7 @@ import { REPO_ROOT, videosDir } from '../../../engine/assets.js';
 import type { FaceModels } from '../../../engine/faces/models-bundle.js';
 import { buildCapture, scriptedChallengeForClip, seededRandom, type CaptureFrame } from './captures.js';
 import { decodeClip } from './clips.js';
-import { fetchPublicVideos, PUBLIC_VIDEOS_DATA_DIR } from '../public/fetch.js';
+import { fetchPublicFrameSequences, fetchPublicVideos, frameSequenceDir, loadPublicFrameSequences, PUBLIC_VIDEOS_DATA_DIR, type PublicFrameSequence } from '../public/fetch.js';
 
 /** One case of bench/liveness-labels.json: a segment of a real clip and what it performs. */
 export interface LabelledCase {
@@ -22,6 +22,19 @@ export interface LabelledCase {
   crop?: 'left' | 'right';
 }
 
+/**
+ * The frame-sequence cases of the unseen set, one per sequence of tools/faces/public/unseen-frames.json
+ * (`part` unseen → held out; `tuning` → the only footage a new cue may be fitted on). The sequences
+ * follow no challenge and are 2-fps samples, below the timed script's 4 fps, so the challenge cannot
+ * complete and what they measure is the attack signals alone: each gets one blink step after a 1.5-s
+ * straight look, fixed for all, chosen before any sequence was run.
+ */
+function frameSequenceCases(part: PublicFrameSequence['part']): LabelledCase[] {
+  return loadPublicFrameSequences()
+    .filter((s) => s.part === part)
+    .map((s) => ({ id: s.name, kind: s.kind, file: `frames/${s.name}`, start_s: 0, duration_s: 9.6, neutral_s: 1.5, steps: [{ step: 'blink', motion_s: [2.0, 9.0] }], blinks_s: [], held_out: part === 'unseen' }));
+}
+
 export function labelledCases(): LabelledCase[] {
   return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-labels.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
 }
@@ -29,6 +42,43 @@ export function labelledCases(): LabelledCase[] {
 /** The held-out attack set (bench/liveness-attacks.json): every case held out, never tuned on. */
 export function attackSetCases(): LabelledCase[] {
   return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-attacks.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
+}
+
+/**
+ * The public unseen set (bench/liveness-unseen.json, clips of tools/faces/public/unseen-videos.json):
+ * footage gathered after every threshold was fixed, all held out, reported on its own.
+ */
+export function unseenSetCases(): LabelledCase[] {
+  return [...(JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-unseen.json'), 'utf8')) as { cases: LabelledCase[] }).cases, ...frameSequenceCases('unseen')];
+}
+
+/** The tuning part of the unseen footage (Replay-Attack's train split): for fitting a new cue, never reported as unseen. */
+export function unseenTuningCases(): LabelledCase[] {
+  return frameSequenceCases('tuning');
+}
+
+let missingSequences: string[] | undefined;
+
+/** The frame sequences not on disk after one fetch from the snapshots (checked once per process: 7200 files). */
+export function missingFrameSequences(): string[] {
+  missingSequences ??= fetchPublicFrameSequences();
+  return missingSequences;
+}
+
+/**
+ * The frames of a `frames/<name>` case between `startS` and `startS + durationS`, stamped with their
+ * time in the original video (frame number / its frame rate) from `startS`. Not resized: a 320 × 240
+ * webcam frame is what the engine would get from such a camera.
+ */
+export function frameSequenceFrames(file: string, startS: number, durationS: number): { image: Buffer; timestampMs: number }[] {
+  const name = file.slice('frames/'.length);
+  const s = loadPublicFrameSequences().find((x) => x.name === name);
+  if (!s) throw new Error(`frame sequence ${name} is not in unseen-frames.json`);
+  if (missingFrameSequences().includes(name)) throw new Error(`frame sequence ${name} missing: fetch its repository (tools/faces/public/unseen-frames.json)`);
+  return s.frames
+    .map((f) => ({ f, t: Math.round((Number(/(\d+)\.jpg$/.exec(f)![1]) / s.source_fps - startS) * 1000) }))
+    .filter(({ t }) => t >= 0 && t < durationS * 1000)
+    .map(({ f, t }) => ({ image: readFileSync(path.join(frameSequenceDir(s), f)), timestampMs: t }));
 }
 
 export const LABELLED_NOW = new Date('2026-11-21T12:00:00Z');
@@ -51,7 +101,9 @@ export function clipPath(file: string): string {
  * colours simulated on the face (never on replays: a screen emits its own light).
  */
 export async function labelledCapture(models: FaceModels, c: LabelledCase, opts: { light: boolean; seed?: number; fps?: number; lightAttacks?: boolean }): Promise<{ frames: CaptureFrame[]; challenge: TLivenessChallenge }> {
-  const frames = await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480, ...(c.crop ? { crop: c.crop } : {}) });
+  const frames = c.file.startsWith('frames/')
+    ? frameSequenceFrames(c.file, c.start_s, c.duration_s)
+    : await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: opts.fps ?? 10, maxSide: 480, ...(c.crop ? { crop: c.crop } : {}) });
   const seed = opts.seed ?? 1000 + labelledCases().findIndex((x) => x.id === c.id);
   const challenge = scriptedChallengeForClip(
     issueChallenge(seededRandom(seed), LABELLED_NOW),
