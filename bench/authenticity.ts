@@ -1,5 +1,5 @@
 /**
- * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 5,6] [-- --no-synthetic] [-- --no-real] [-- --camera recipe] [-- --dump results.jsonl]`
+ * `npm run bench:authenticity [-- --docs 20] [-- --no-zones] [-- --all] [-- --compare 5,6] [-- --no-synthetic] [-- --no-real] [-- --camera recipe] [-- --dump results.jsonl] [-- --only 6]`
  *
  * 1. REAL images first (bench/authenticity-real.ts): genuine camera, scanner, document and
  *    browser-canvas JPEGs and attacks applied to real images, HELD-OUT split (never used for
@@ -40,6 +40,9 @@ const { values } = parseArgs({
     // Per-file results of the real part (file, settings version, score, status, reasons) as JSON
     // lines, so that figures on a sub-population (e.g. the sources of one release) can be re-read.
     dump: { type: 'string' },
+    // `--only 6`: run just these settings on the real part (no default first), e.g. to finish a
+    // comparison whose default pass already ran (its per-file results are in --dump).
+    only: { type: 'string' },
   },
 });
 const log = (s: string) => process.stderr.write(s);
@@ -71,7 +74,12 @@ if (!values['no-real']) {
     if (results.some((r) => r.item.round === 3)) realReport[`${name}_splice_round3_v${settings.version}`] = reportReal(results.filter((r) => r.item.label === 'clean' || r.item.round === 3));
   };
   for (const [name, filter] of parts) {
-    for (const settings of [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) {
+    const onlySettings = (values.only ?? '').split(',').filter(Boolean).map((v) => {
+      const s = RELEASED[v];
+      if (!s) throw new Error(`--only: unknown settings ${v}`);
+      return s;
+    });
+    for (const settings of onlySettings.length ? onlySettings : [DEFAULT_AUTHENTICITY_SETTINGS, ...compareSettings]) {
       const results = await runReal(settings, filter, log);
       report(name, settings, results);
       if (values.dump) {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZCheckOutcome } from '../../domain/checks.js';
 import { encodeJpegWithTables, exifSegment } from '../../tools/authenticity/attacks/jpeg-encode.js';
 import type { CameraTableEntry } from '../../tools/authenticity/real/build-camera-tables.js';
-import { realDocument } from '../../tools/authenticity/testing/real-documents.js';
+import { realDocument, splicedAboveOriginal } from '../../tools/authenticity/testing/real-documents.js';
+import { editorSaveRealTables } from '../../tools/authenticity/attacks/editor-save.js';
 import { AUTHENTICITY_SETTINGS_V8, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
 import { CAMERA_HEADERS_DIR } from './metadata/camera-headers.js';
 import { evaluateJsonTrees, MODEL_DIR } from './model/classifier.js';
@@ -63,5 +64,13 @@ describe('authenticity settings v8', () => {
     expect(edHeader).toMatchObject({ make_state: 1, table_seen_make: 0, family_seen_make: 0 });
     const risk = (o: typeof cam) => (o.evidence.model as { risk: number }).risk;
     expect(risk(ed)).toBeGreaterThan(risk(cam));
+  });
+});
+
+describe('settings v8 on real document images edited and saved with real editors\' tables', () => {
+  it('scores real genuine document images lower than the same images with a region pasted from another real image', async () => {
+    const { higher, n } = await splicedAboveOriginal(v8, editorSaveRealTables, 17);
+    expect(n).toBe(6);
+    expect(higher).toBeGreaterThanOrEqual(5);
   });
 });

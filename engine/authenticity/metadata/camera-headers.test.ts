@@ -37,6 +37,8 @@ describe('camera header check (feature set v7)', () => {
     expect(() => loadCameraHeaders(CAMERA_HEADERS_V1.file, '0'.repeat(64))).toThrow(/sha256/);
     expect(FEATURE_NAMES.length).toBe(FEATURE_SETS.v7);
     expect(FEATURE_SETS.v7 - FEATURE_SETS.v6).toBe(names.length);
+    // Released models read these prefixes: appending values must never move an earlier set.
+    expect(FEATURE_SETS).toEqual({ v1: 50, v2: 57, v3: 79, v4: 117, v5: 143, v6: 155, v7: 162 });
   });
 
   it('a real iPhone header with iPhone EXIF matches; Annex K q75 under the same EXIF does not; no EXIF is neutral', async () => {
