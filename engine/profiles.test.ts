@@ -17,6 +17,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-7': 'f1fcf16590c4ea52a56612ff5544fb2657f16945eddd21ffec8bb6b1d2880555',
   'ep-2026.11-8': 'ed00e8009737f4633c31d5e05c4e025b83a46369f7e4ce2f4ef3c0adfd5f5b2e',
   'ep-2026.11-9': 'eb3f853c00a26d9f31fb20e9c23e8917dfb3cc8d7c228917dfff7b65b2cd1e40',
+  'ep-2026.11-10': 'a4487f59c23fbe149807a18f57b8b536461e756d1192a2f877cb936479125c8a',
 };
 
 describe('engine profiles', () => {
