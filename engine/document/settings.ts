@@ -167,7 +167,7 @@ export const DOCUMENT_SETTINGS_V5: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V6: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V5,
   version: 'document-engine@2.4.0',
-  scan: { ...DOCUMENT_SETTINGS_V5.scan!, enlargedBand: { maxReads: 4, stopApart: true, keepTurn: true } },
+  scan: { ...DOCUMENT_SETTINGS_V5.scan!, enlargedBand: { maxReads: 5, stopApart: true, keepTurn: true } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -44,7 +44,7 @@ const tesseractReads = (r: { attempts: { source: string }[] }) => r.attempts.fil
 describe('2.4 settings', () => {
   it('2.4 is 2.3 plus the enlarged-band bounds; 2.3 is unchanged', () => {
     const { enlargedBand, ...rest } = DOCUMENT_SETTINGS_V6.scan!;
-    expect(enlargedBand).toEqual({ maxReads: 4, stopApart: true, keepTurn: true });
+    expect(enlargedBand).toEqual({ maxReads: 5, stopApart: true, keepTurn: true });
     expect(rest).toEqual(DOCUMENT_SETTINGS_V5.scan);
     expect(DOCUMENT_SETTINGS_V5.scan!.enlargedBand).toBeUndefined();
     expect(DOCUMENT_SETTINGS_V6.version).toBe('document-engine@2.4.0');
