@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V8, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, type FaceEngineSettings } from './faces/index.js';
 
 /**
@@ -53,6 +53,10 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // and let one more real-time face swap pass the challenge (8/22 vs 7/22 without the colour signal), so it is not
   // adopted (engine/faces/README.md "Liveness v5"). Document engine 2.3 and authenticity v8 as ep-2026.11-9.
   'ep-2026.11-10': { id: 'ep-2026.11-10', document: DOCUMENT_SETTINGS_V5, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V8 },
+  // Issue 12 (wt25e): document engine 2.4, a bounded cost for small-glyph bands that cannot be read (reads per
+  // enlarged band capped, a band stopped when two of its reads share no line, no quarter-turn search once a band read
+  // the right way up). Faces and authenticity as ep-2026.11-10.
+  'ep-2026.11-11': { id: 'ep-2026.11-11', document: DOCUMENT_SETTINGS_V6, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V8 },
 };
 
 export function engineProfile(id: string): EngineProfile {

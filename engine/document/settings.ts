@@ -80,6 +80,12 @@ export const ZDocumentEngineSettings = z.object({
     adaptiveJoin: z.boolean().optional(),
     /** 2.3: bands with lines under `belowPx` are blurred by `preBlur` px and enlarged (Lanczos-3) to `lineHeightPx`. */
     upscale: z.object({ belowPx: z.number().positive(), lineHeightPx: z.number().positive(), preBlur: z.number().min(0) }).optional(),
+    /**
+     * 2.4: a bounded cost for enlarged bands: `maxReads` tesseract reads per enlarged band, stop a
+     * turn of it when two of its reads share no MRZ line (`stopApart`), and no quarter-turn search
+     * once a band read the right way up (`keepTurn`). See engine/document/README.md "Document engine 2.4".
+     */
+    enlargedBand: z.object({ maxReads: z.number().int().min(1).max(40), stopApart: z.boolean(), keepTurn: z.boolean() }).optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -151,6 +157,17 @@ export const DOCUMENT_SETTINGS_V5: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V4,
   version: 'document-engine@2.3.0',
   scan: { ...DOCUMENT_SETTINGS_V4.scan!, ink: 'auto', adaptiveJoin: true, upscale: { belowPx: 14, lineHeightPx: 36, preBlur: 0.5 }, glyphWeak: true },
+};
+
+/**
+ * document-engine 2.4 (engine profile ep-2026.11-10): a bounded cost for small-glyph bands that
+ * cannot be read, see engine/document/README.md "Document engine 2.4". Every 2.3 value is kept;
+ * `scan.enlargedBand` is new.
+ */
+export const DOCUMENT_SETTINGS_V6: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V5,
+  version: 'document-engine@2.4.0',
+  scan: { ...DOCUMENT_SETTINGS_V5.scan!, enlargedBand: { maxReads: 5, stopApart: true, keepTurn: true } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -74,7 +74,22 @@ export interface ScanOptions {
   adaptiveJoin?: boolean;
   /** 2.3: how bands with small glyphs are enlarged for the reads (`bandCropper`). */
   upscale?: UpscaleOptions;
+  /** 2.4: a bounded cost for enlarged (small-glyph) bands that cannot be read (`EnlargedBandBounds`). */
+  enlargedBand?: EnlargedBandBounds;
 }
+
+/**
+ * 2.4: enlarged bands (lines under `upscale.belowPx`) cost several times a normal band per read,
+ * and on print too small to resolve no two reads agree, so 2.3 spent the whole image budget on
+ * them. `maxReads`: tesseract reads per enlarged band (both turns together). `stopApart`: stop
+ * the band as soon as two of its reads (same turn), none of them valid, have no MRZ line in
+ * common and no field whose check digit holds in both with the same value (reads with no MRZ
+ * shape are not counted): confirmation needs
+ * two identical reads and the vote two reads printing the name line alike, so two reads that share
+ * nothing mean the print is below what the model resolves. `keepTurn`: when a band was read the
+ * right way up (most check digits right) the quarter-turned frames are not searched afterwards.
+ */
+export interface EnlargedBandBounds { maxReads: number; stopApart: boolean; keepTurn: boolean }
 
 /**
  * 2.3: bands whose lines are under `belowPx` high are enlarged with a Lanczos-3 kernel (2.0–2.2:
@@ -489,8 +504,35 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
+  /** 2.4 (`enlargedBand`): the band being read, its reads, and the bands stopped as hopeless. */
+  let current = -1;
+  const perBand = new Map<number, number>();
+  const bandLog = new Map<string, Interpreted[]>();
+  const stopped = new Set<string>();
+  let rightWayUp = false;
+  const bounds = opts.enlargedBand;
+  const enlarged = (b: MrzBand) => !!bounds && !!opts.upscale && b.lineHeight < opts.upscale.belowPx;
+  /** No more reads of this band: the image budget, or (2.4) the enlarged band's own bounds. */
+  const bandSpent = (bi: number, b: MrzBand, flipped: boolean) => spent() || stopped.has(`${bi}:${flipped}`) || (enlarged(b) && (perBand.get(bi) ?? 0) >= bounds!.maxReads);
+  /** 2.4: logs a tesseract read of an enlarged band; two reads with no line in common stop it. */
+  const note = (bi: number, b: MrzBand, flipped: boolean, r: Interpreted | null) => {
+    if (r?.parsed && r.checksOk >= r.parsed.checks.length / 2) rightWayUp = true;
+    if (!enlarged(b) || !bounds!.stopApart) return;
+    const key = `${bi}:${flipped}`;
+    // Reads that made no sense (no MRZ shape) say nothing about agreement: the turn may be wrong.
+    if (!r) return;
+    const log = [...(bandLog.get(key) ?? []), r];
+    bandLog.set(key, log);
+    // Agreement: a line printed alike, or a field whose check digit holds in both reads with the same value.
+    const fieldOf = (p: ParsedMrz, f: string) => (f === 'document_number' ? p.documentNumber : f === 'birth_date' ? p.birthDate : f === 'expiry_date' ? p.expiryDate : null);
+    const held = (p: ParsedMrz | null) => new Set((p?.checks ?? []).filter((c) => c.ok && fieldOf(p!, c.field) !== null).map((c) => `${c.field}=${fieldOf(p!, c.field)}`));
+    const share = (x: Interpreted, y: Interpreted) => x.format === y.format && (x.lines.some((l, k) => l === y.lines[k]) || [...held(x.parsed)].some((f) => held(y.parsed).has(f)));
+    // A valid read is worth its confirmation reads: only bands with none are judged hopeless.
+    if (log.length >= 2 && !log.some((x) => x.valid) && !log.some((x, i) => log.some((y, j) => j > i && share(x, y)))) stopped.add(key);
+  };
   const tess = async (png: Buffer) => {
     reads++;
+    if (current >= 0) perBand.set(current, (perBand.get(current) ?? 0) + 1);
     return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
   };
 
@@ -524,9 +566,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   let flatMode = false;
   const tryBand = async (bi: number, band: MrzBand): Promise<MrzScan | null> => {
     let b = band;
+    current = bi;
     for (const flipped of [false, true]) {
       flatMode = false;
-      if (spent()) break;
+      if (bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
@@ -541,13 +584,14 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         if (r) b = grown;
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      note(bi, b, flipped, r);
       // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
       // whole lines from tesseract's global threshold. Read it once more with the background
       // flattened before turning it.
       const earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = [];
       // Once per image (the best band, upright first), so that images without a readable MRZ do
       // not spend their read budget on it.
-      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !spent()) {
+      if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
         flatTried = true;
         const t1 = Date.now();
         r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
@@ -555,6 +599,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         flatMode = !!r;
         earlier.push({ variant: 'flat', r: null });
         attempts.push({ band: bi, flipped, source: 'tesseract:flat', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t1 });
+        note(bi, b, flipped, r);
       }
       if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
       if (r?.valid) {
@@ -598,10 +643,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
-      if (reads >= budget) break;
+      if (bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      note(bi, b, flipped, r2);
       if (!r2) continue;
       pool.push(r2);
       if (r2.checksOk > best!.r.checksOk) best = { r: r2, band: b, flipped };
@@ -650,11 +696,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
     for (const variant of ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
-      if (variant === 'small' && reads >= budget) break;
+      if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+      note(bi, b, flipped, r2);
       confirmed = same(r2);
       if (confirmed) break;
     }
@@ -673,7 +720,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
-  if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent())) {
+  // 2.4 (`enlargedBand.keepTurn`): a band read the right way up settles the turn; bounded bands
+  // leave budget unspent, and the quarter-turn search would spend it on other angles.
+  if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent()) && !(bounds?.keepTurn && rightWayUp)) {
     const done = new Set(bands.map((b) => b.angle));
     const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
