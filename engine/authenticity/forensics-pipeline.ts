@@ -51,7 +51,7 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
   if (v7) {
     if (!settings.cameraHeaders) throw new AuthenticityError('model_unavailable', 'feature set v7 needs settings.cameraHeaders');
     const catalogue = loadCameraHeaders(settings.cameraHeaders.file, settings.cameraHeaders.sha256, settings.modelDir);
-    const luma = image.format === 'jpeg' ? (lumaTableOf(metadata.structure.quantTables)?.values ?? null) : null;
+    const luma = image.format === 'jpeg' ? lumaTable : null;
     header = headerFeatures(catalogue, metadata.camera, luma, input.headerExcludeSources);
   }
   const all = v5 && image.format === 'jpeg' ? readAllCoefficients(input.bytes) : null;

@@ -1,7 +1,7 @@
 import type { LoadedModel } from './models.js';
 import { runModel } from './models.js';
 import sharp from 'sharp';
-import type { Box, Point, RgbImage } from './image.js';
+import { boxIou, type Box, type Point, type RgbImage } from './image.js';
 
 export interface DetectedFace {
   box: Box;
@@ -17,15 +17,6 @@ export interface DetectorOptions {
 }
 
 const STRIDES = [8, 16, 32] as const;
-
-function iou(a: Box, b: Box): number {
-  const x0 = Math.max(a.x, b.x);
-  const y0 = Math.max(a.y, b.y);
-  const x1 = Math.min(a.x + a.width, b.x + b.width);
-  const y1 = Math.min(a.y + a.height, b.y + b.height);
-  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
-  return inter / (a.width * a.height + b.width * b.height - inter);
-}
 
 /**
  * YuNet (libfacedetection) on a square input: the image is letterboxed into the top-left corner,
@@ -113,7 +104,7 @@ export class YuNetDetector {
     }
     candidates.sort((a, b) => b.score - a.score);
     const kept: DetectedFace[] = [];
-    for (const cand of candidates) if (kept.every((k) => iou(k.box, cand.box) < this.options.nmsIou)) kept.push(cand);
+    for (const cand of candidates) if (kept.every((k) => boxIou(k.box, cand.box) < this.options.nmsIou)) kept.push(cand);
     return kept.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
   }
 }

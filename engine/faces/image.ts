@@ -14,6 +14,16 @@ export interface Box {
   height: number;
 }
 
+/** Intersection over union of two boxes (the detector's non-maximum suppression, v5's tracking). */
+export function boxIou(a: Box, b: Box): number {
+  const x0 = Math.max(a.x, b.x);
+  const y0 = Math.max(a.y, b.y);
+  const x1 = Math.min(a.x + a.width, b.x + b.width);
+  const y1 = Math.min(a.y + a.height, b.y + b.height);
+  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+  return inter / (a.width * a.height + b.width * b.height - inter);
+}
+
 export type Point = [number, number];
 
 /** Phone cameras and uploads can be huge; anything above this is refused before decoding. */
@@ -30,6 +40,20 @@ export async function decodeImage(input: Buffer | string, maxSide: number): Prom
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+/**
+ * Decodes a capture's frames in order, each next one (libvips, off this thread) while the caller's
+ * models run on the current one. A frame that does not decode comes with `undefined`.
+ */
+export async function* decodeAhead<F extends { image: Buffer }>(frames: readonly F[], maxSide: number): AsyncGenerator<[F, RgbImage | undefined]> {
+  const decode = (i: number) => (i < frames.length ? decodeImage(frames[i]!.image, maxSide).catch(() => undefined) : Promise.resolve(undefined));
+  let next = decode(0);
+  for (const [i, f] of frames.entries()) {
+    const img = await next;
+    next = decode(i + 1);
+    yield [f, img];
+  }
 }
 
 export async function encodeJpeg(img: RgbImage, quality = 92): Promise<Buffer> {

@@ -4,7 +4,7 @@ import type { StepEvent } from './challenge-steps.js';
 import { analyseFrame, type FaceObservation } from './frame-analysis.js';
 import { median, quantile } from './geometry.js';
 import { scoreIllumination } from './illumination.js';
-import { decodeImage, type RgbImage } from './image.js';
+import { decodeAhead, type RgbImage } from './image.js';
 import { captureSourceSignal } from './injection.js';
 import { fillEyes, redetect, trackFrames } from './tracking.js';
 import type { LivenessInput } from './liveness.js';
@@ -255,12 +255,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     }
     trackStats = { detections: tr.detections, lost: tr.lost };
   } else {
-    // The next frame is decoded (libvips, off this thread) while this one's models run here.
-    const decode = (i: number) => (i < sorted.length ? decodeImage(sorted[i]!.image, settings.frameMaxSide).catch(() => undefined) : Promise.resolve(undefined));
-    let next = decode(0);
-    for (const [i, f] of sorted.entries()) {
-      const img = await next;
-      next = decode(i + 1);
+    for await (const [f, img] of decodeAhead(sorted, settings.frameMaxSide)) {
       if (!img) {
         undecodable++;
         continue;

@@ -1,7 +1,7 @@
 import type { TLivenessFrameMeta } from '../../domain/liveness.js';
 import type { DetectedFace } from './detector.js';
 import { observeFace, type FaceObservation } from './frame-analysis.js';
-import { decodeImage, type Box, type Point, type RgbImage } from './image.js';
+import { boxIou, decodeAhead, type Box, type Point, type RgbImage } from './image.js';
 import type { FaceModels } from './models-bundle.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
 
@@ -51,13 +51,6 @@ export function boxFrom(landmarks: Point[], rel: BoxRelation): Box {
   return { x: cx + rel.dx - rel.w / 2, y: cy + rel.dy - rel.h / 2, width: rel.w, height: rel.h };
 }
 
-export function boxIou(a: Box, b: Box): number {
-  const x0 = Math.max(a.x, b.x), y0 = Math.max(a.y, b.y);
-  const x1 = Math.min(a.x + a.width, b.x + b.width), y1 = Math.min(a.y + a.height, b.y + b.height);
-  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
-  return inter / (a.width * a.height + b.width * b.height - inter);
-}
-
 /**
  * Liveness v5's frame loop: decode, then the detector on every `detectEvery`-th frame and
  * whenever tracking is lost; on the frames between, the box follows the previous frame's
@@ -74,12 +67,7 @@ export async function trackFrames(
   const frames: TrackedFrame[] = [];
   let undecodable = 0, detections = 0, lost = 0;
   let track: { rel: BoxRelation; score: number; landmarks: Point[]; age: number } | undefined;
-  // The next frame is decoded (libvips, off this thread) while this one's models run here.
-  const decode = (i: number) => (i < ordered.length ? decodeImage(ordered[i]!.image, settings.frameMaxSide).catch(() => undefined) : Promise.resolve(undefined));
-  let next = decode(0);
-  for (const [i, f] of ordered.entries()) {
-    const decoded = await next;
-    next = decode(i + 1);
+  for await (const [f, decoded] of decodeAhead(ordered, settings.frameMaxSide)) {
     if (!decoded) {
       undecodable++;
       track = undefined;
