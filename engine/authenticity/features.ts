@@ -15,6 +15,7 @@ import { TILE_FEATURE_NAMES, tileMaps, type TileMaps } from './forensics/tile-ma
 import { DQL_FEATURE_NAMES, dqLikelihood, type DqLikelihood } from './forensics/dq-likelihood.js';
 import { GRID_TILE_FEATURE_NAMES, gridTiles, type GridTiles } from './forensics/grid-tiles.js';
 import { HEADER_FEATURE_NAMES } from './metadata/camera-headers.js';
+import { REGION_SCAN_FEATURE_NAMES, regionScan, type RegionScan } from './forensics/region-scan.js';
 import type { QuantizationFingerprint } from './metadata/quantization.js';
 import { toStoredFrame, zoneKind, ZONE_KINDS, type Zone, type ZoneKind } from './zones.js';
 
@@ -112,22 +113,32 @@ export const FEATURE_NAMES = [
   ...CHROMA_DQL_FEATURE_NAMES,
   ...GRID_TILE_FEATURE_NAMES,
   ...HEADER_FEATURE_NAMES,
+  ...REGION_SCAN_FEATURE_NAMES,
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 /** v3 (settings v5) adds the within-image tile maps (forensics/tile-maps.ts). */
+// Widths are cumulative sums of the groups, so that appending a group never moves an earlier set
+// (wt25c: defining v4 as "all minus the later groups" moved it when the header values were added).
+const W_V3 = FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length + TILE_FEATURE_NAMES.length;
+const W_V4 = W_V3 + DQL_FEATURE_NAMES.length + SHIFTED_GRID_FEATURES.length + TILE32_FEATURE_NAMES.length;
+const W_V5 = W_V4 + CHROMA_DQL_FEATURE_NAMES.length;
+const W_V6 = W_V5 + GRID_TILE_FEATURE_NAMES.length;
+const W_V7 = W_V6 + HEADER_FEATURE_NAMES.length;
 export const FEATURE_SETS = {
   v1: FEATURE_NAMES_V1.length,
   v2: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length,
-  v3: FEATURE_NAMES_V1.length + COMPRESSION_HISTORY_FEATURES.length + TILE_FEATURE_NAMES.length,
-  v4: FEATURE_NAMES.length - CHROMA_DQL_FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
-  v5: FEATURE_NAMES.length - GRID_TILE_FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
+  v3: W_V3,
+  v4: W_V4,
+  v5: W_V5,
   /** Feature set v6: v5 plus the per-tile non-aligned grid search (forensics/grid-tiles.ts). */
-  v6: FEATURE_NAMES.length - HEADER_FEATURE_NAMES.length,
+  v6: W_V6,
   /**
    * Feature set v7 (settings v8): v6's layout plus the EXIF camera vs quantisation-table check
    * (metadata/camera-headers.ts); the per-tile grid search is not run (its values are 0).
    */
-  v7: FEATURE_NAMES.length,
+  v7: W_V7,
+  /** Feature set v8 (settings v9): v7 plus the region scan statistics (forensics/region-scan.ts). */
+  v8: W_V7 + REGION_SCAN_FEATURE_NAMES.length,
 } as const;
 export type FeatureSet = keyof typeof FEATURE_SETS;
 
@@ -145,6 +156,8 @@ export interface ForensicParts {
   chromaDq: ChromaDq | null;
   /** Feature set v6 (settings v8): per-tile non-aligned double-JPEG search; null before. */
   gridTiles: GridTiles | null;
+  /** Feature set v8 (settings v9): region scan statistics and their best window; null before. */
+  regionScan: RegionScan | null;
   grid: BlockGridResult;
   copyMove: CopyMoveResult;
   spectral: SpectralFeatures;
@@ -170,7 +183,7 @@ export async function extractFeatures(
   lumaTableIn: Uint16Array | null,
   zones: Zone[] = [],
   coefficients: LumaCoefficients | null = null,
-  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean; chroma?: ComponentCoefficients[] | null; gridTiles?: boolean; header?: number[] } = {},
+  options: { shiftedGrid?: boolean; tiles?: boolean; v4?: boolean; chroma?: ComponentCoefficients[] | null; gridTiles?: boolean; header?: number[]; regionScan?: boolean } = {},
 ): Promise<FeatureVector> {
   const native = image.native;
   let lumaTable = lumaTableIn;
@@ -232,6 +245,19 @@ export async function extractFeatures(
   // A PNG/WebP has no earlier JPEG grid of its own to compare with: the search still runs (a
   // pasted JPEG region keeps its lattice), but the model never judges those formats anyway.
   const gt = options.gridTiles ? gridTiles(luma, native.width, native.height) : null;
+  const rs = options.regionScan
+    ? regionScan({
+        luma,
+        width: native.width,
+        height: native.height,
+        noise,
+        elaPerTexture: ela.elaPerTexture,
+        gradient: ela.gradient,
+        coefficients: image.format === 'jpeg' ? coefficients : null,
+        origin: native,
+        dql: dql?.map ?? null,
+      })
+    : null;
 
   const values: number[] = [
     (quantization?.lumaQuality ?? 100) / 100,
@@ -296,6 +322,7 @@ export async function extractFeatures(
     ...(gt ? gt.features : GRID_TILE_FEATURE_NAMES.map(() => 0)),
     // Feature set v7: computed by the pipeline from the metadata (zeros for sets that never read them).
     ...(options.header ?? HEADER_FEATURE_NAMES.map(() => 0)),
+    ...(rs ? rs.features : REGION_SCAN_FEATURE_NAMES.map(() => 0)),
   ];
   if (values.length !== FEATURE_NAMES.length) throw new Error(`feature count ${values.length} ≠ ${FEATURE_NAMES.length}`);
   const vec = new Float32Array(values.map((v) => (Number.isFinite(v) ? v : 0)));
@@ -310,6 +337,7 @@ export async function extractFeatures(
       tiles32,
       chromaDq,
       gridTiles: gt,
+      regionScan: rs,
       grid,
       copyMove,
       spectral,

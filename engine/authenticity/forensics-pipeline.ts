@@ -41,7 +41,9 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
   );
   const lumaTable = lumaTableOf(metadata.structure.quantTables)?.values ?? null;
   // Feature sets v5 and v6 read the chroma planes too (one pass; its luma plane is readLumaCoefficients').
-  const v7 = settings.featureSet === 'v7';
+  // Feature set v8 = v7 plus the region scan statistics (forensics/region-scan.ts).
+  const v8 = settings.featureSet === 'v8';
+  const v7 = settings.featureSet === 'v7' || v8;
   // Feature set v7 keeps v6's layout but does not run the per-tile grid search (its 12 values stay
   // 0): on the tuning split it added no detection at the operating point (wt19b) and costs
   // 60–300 ms per image; the v7 model never reads them (held constant in training).
@@ -62,6 +64,7 @@ export async function runForensics(input: ForensicsInput, settings: Authenticity
     v4: settings.featureSet === 'v4' || v5,
     ...(v5 ? { chroma: all } : {}),
     gridTiles: v6,
+    regionScan: v8,
     ...(header ? { header } : {}),
   });
   return { image, metadata, features };

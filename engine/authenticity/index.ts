@@ -4,6 +4,7 @@ import { decide, modelSignal, round3 } from './decide.js';
 import { AuthenticityError } from './errors.js';
 import { runForensics } from './forensics-pipeline.js';
 import { GRID_TILE_PX } from './forensics/grid-tiles.js';
+import { REGION_SCAN_FEATURE_NAMES } from './forensics/region-scan.js';
 import { FEATURE_SETS } from './features.js';
 import { HEADER_FEATURE_NAMES, loadCameraHeaders } from './metadata/camera-headers.js';
 import { loadClassifier, type Classifier } from './model/classifier.js';
@@ -40,7 +41,7 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
   const cfg = ZAuthenticitySettings.parse(settings);
   const classifier: Classifier = await loadClassifier(cfg);
   // Feature set v7 reads the camera header catalogue: verified at start like the model, not at the first upload.
-  if (cfg.featureSet === 'v7') {
+  if (cfg.featureSet === 'v7' || cfg.featureSet === 'v8') {
     if (!cfg.cameraHeaders) throw new AuthenticityError('model_unavailable', 'feature set v7 needs settings.cameraHeaders');
     loadCameraHeaders(cfg.cameraHeaders.file, cfg.cameraHeaders.sha256, cfg.modelDir);
   }
@@ -237,11 +238,25 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
                   },
                 }
               : {}),
-            ...(cfg.featureSet === 'v7'
+            ...(cfg.featureSet === 'v7' || cfg.featureSet === 'v8'
               ? {
                   // Feature set v7: does the luminance table agree with the camera the EXIF names?
                   // (metadata/camera-headers.ts; -1 = not applicable: no Make, or a make the catalogue lacks.)
                   camera_header: Object.fromEntries(HEADER_FEATURE_NAMES.map((n, i) => [n.slice(4), round3(forensics.features.values[FEATURE_SETS.v6 + i]!)])),
+                }
+              : {}),
+            ...(parts.regionScan
+              ? {
+                  // Feature set v8: the window whose traces differ most, as a whole, from the rest of
+                  // the image (forensics/region-scan.ts): per channel the window statistic t (mean
+                  // inside − outside in standard errors), their sum of squares q, stored-frame pixels.
+                  region_scan: {
+                    tile_px: 32,
+                    statistics: Object.fromEntries(REGION_SCAN_FEATURE_NAMES.map((n, i) => [n.slice(3), round3(parts.regionScan!.features[i]!)])),
+                    window: parts.regionScan.box
+                      ? { x: parts.regionScan.box.x + image.native.left, y: parts.regionScan.box.y + image.native.top, width: parts.regionScan.box.width, height: parts.regionScan.box.height, q: parts.regionScan.box.q, t: parts.regionScan.box.t }
+                      : null,
+                  },
                 }
               : {}),
             block_grid: { current: round3(parts.grid.current), shifted: round3(parts.grid.shifted) },

@@ -8,7 +8,7 @@ import { TABLE_FAMILIES } from './metadata/table-families.js';
 export const ZAuthenticitySettings = z.object({
   version: z.string().min(1),
   /** Which prefix of the feature vector the model reads (features.ts FEATURE_SETS); absent = v1. */
-  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']).default('v1'),
+  featureSet: z.enum(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8']).default('v1'),
   /**
    * Feature set v7 (settings v8): the catalogue of real cameras' luminance tables by EXIF Make /
    * Model (metadata/camera-headers.ts), sha256-pinned like the model. Required by feature set v7.

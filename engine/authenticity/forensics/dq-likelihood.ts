@@ -77,6 +77,8 @@ export interface DqLikelihood {
   selected: { k: number; q2: number; q1: number; llr: number }[];
   /** Largest cluster of tiles that look compressed once, in the native crop's frame. */
   boxes: { x: number; y: number; width: number; height: number; score: number; tiles: number }[];
+  /** The 32-px tile map itself (feature set v8's region scan reads it); absent when nothing was selected. */
+  map?: { tiles: Float64Array; cols: number; rows: number };
 }
 
 const UNAVAILABLE: DqLikelihood = { available: false, features: DQL_FEATURE_NAMES.map(() => 0), selected: [], boxes: [] };
@@ -325,5 +327,5 @@ export function dqLikelihood(coef: LumaCoefficients | null, native: { left: numb
     Math.log1p(biggest.length),
     clusterMean - median,
   ].map((v) => (Number.isFinite(v) ? v : 0));
-  return { available: true, features, selected: selected.map(({ k, q2, q1, llr }) => ({ k, q2, q1, llr: Math.round(llr) })), boxes };
+  return { available: true, features, selected: selected.map(({ k, q2, q1, llr }) => ({ k, q2, q1, llr: Math.round(llr) })), boxes, map: { tiles, cols, rows } };
 }

@@ -6,7 +6,7 @@ import { SET_DIR, SET_MANIFEST, type RealSetItem } from './make-real-set.js';
 
 /**
  * `tsx engine/authenticity/real/extract-real.ts [k/n]`: the engine's own forensics pipeline
- * (runForensics, feature set v7) on every file of the real set → set/features.jsonl, with the
+ * (runForensics, feature set v8 since wt26a: v7 plus the region scan) on every file of the real set → set/features.jsonl, with the
  * metadata rule findings (code:strength) so that the rules can be measured on real images too.
  * The v7 header check leaves the row's own source out of the camera catalogue (a tuning image
  * never finds its own table); rows written with feature set v6 get those values from
@@ -15,7 +15,7 @@ import { SET_DIR, SET_MANIFEST, type RealSetItem } from './make-real-set.js';
 export const EXTRACT_SETTINGS: AuthenticitySettings = {
   ...AUTHENTICITY_SETTINGS_V4,
   version: 'extract',
-  featureSet: 'v7',
+  featureSet: 'v8',
   cameraHeaders: { ...CAMERA_HEADERS_V1 },
 };
 export const REAL_FEATURES = path.join(SET_DIR, 'features.jsonl');

@@ -16,10 +16,10 @@ import { createRng } from './rng.js';
  * With --follow it keeps polling the manifest while the corpus is still being generated.
  */
 /**
- * The full vector (feature set v7: chroma likelihood, per-tile grid search, camera header check);
+ * The full vector (feature set v8: chroma likelihood, camera header check, region scan; v6's per-tile grid search stays 0);
  * older models read their prefix. Generated files have no real source to leave out of the catalogue.
  */
-const EXTRACT_SETTINGS = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v7' as const, cameraHeaders: { ...CAMERA_HEADERS_V1 } };
+const EXTRACT_SETTINGS = { ...AUTHENTICITY_SETTINGS_V4, version: 'extract', featureSet: 'v8' as const, cameraHeaders: { ...CAMERA_HEADERS_V1 } };
 
 export function zonesGiven(file: string): boolean {
   return createRng(0x5eed).fork(file).chance(0.5);

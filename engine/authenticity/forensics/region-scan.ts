@@ -1,0 +1,350 @@
+import type { LumaCoefficients } from '../image/jpeg-coefficients.js';
+import type { BlockMap } from './block-maps.js';
+
+/**
+ * Region scan statistics (feature set v8, settings v9): is there ONE rectangle of the image whose
+ * local traces differ, as a whole, from the rest of the same image?
+ *
+ * Why: the tile maps of feature sets v3/v4 (tile-maps.ts) flag single tiles far from the image's
+ * median (z > 2.5–3) and measure the largest cluster of them. A pasted portrait is a large region
+ * (a tenth to a third of the frame per side) whose every tile is only a little off — a blurred,
+ * resampled donor is a bit smoother, a bit less noisy and settles a bit differently under a
+ * re-save — so few of its tiles pass a per-tile outlier test, while the mean over its 30–200
+ * tiles differs clearly. A scan statistic asks the region question directly: for every window of
+ * a few sizes, the difference between the mean inside and outside, in units of its standard
+ * error, and the maximum over windows (the classic scan statistic of spatial epidemiology, here
+ * on forensic maps; cf. Bianchi & Piva's block-grained localisation, IEEE TIFS 2012, which sums
+ * per-block evidence the same way).
+ *
+ * Channels, per 32-px tile of the native crop, each residualised against the tile's brightness and
+ * texture (least squares on 1, b, b², g, g²; content explains most of a tile's level, an edit does
+ * not) and standardised with the image's own median and MAD:
+ *  - `noise`: log sensor-noise level (median |Laplacian residual| of the 16-px blocks);
+ *  - `ela`: log error level per texture after one re-save at q90;
+ *  - `sharp`: share of fine detail, Σ|1-px differences| / Σ|2-px differences| (about 0.5 where the
+ *    region was blurred or upsampled, near 1 for sensor noise);
+ *  - `dq`: double-quantisation peak-ness of the block's exact coefficients in the file's own
+ *    histograms (as tile-maps.ts' `dq` channel: low = out of step with the rest), JPEG only;
+ *  - `dql`: the aligned double-compression likelihood map (dq-likelihood.ts; positive = looks
+ *    compressed once), only where that analysis selected frequencies.
+ * Per channel: the largest positive and negative window statistic (t) and the effect size (mean
+ * difference in robust units) at the larger |t|; across channels: the largest Σ t² over windows
+ * (one region that differs on several channels at once is a splice's signature; a natural region
+ * such as a sky usually differs on one) and how many channels exceed |t| > 4 in that window. The
+ * window is the evidence box.
+ */
+export const SCAN_TILE = 32;
+export const SCAN_CHANNELS = ['noise', 'ela', 'sharp', 'dq', 'dql'] as const;
+export type ScanChannel = (typeof SCAN_CHANNELS)[number];
+
+export const REGION_SCAN_FEATURE_NAMES = [
+  ...SCAN_CHANNELS.flatMap((c) => [`rs_${c}_tmax`, `rs_${c}_tmin`, `rs_${c}_effect`] as const),
+  'rs_comb_q',
+  'rs_comb_channels',
+  'rs_comb_lead',
+] as const;
+
+export interface RegionScan {
+  features: number[];
+  /** The window with the largest combined statistic, in the native crop's frame (null if none). */
+  box: { x: number; y: number; width: number; height: number; q: number; t: Partial<Record<ScanChannel, number>> } | null;
+}
+
+/** Window sides as fractions of the map (a portrait or photo is 10–35 % of the frame per side). */
+const WIDTHS = [0.1, 0.17, 0.25];
+const HEIGHTS = [0.12, 0.2, 0.3];
+/** Standardised values are clipped: one blown tile must not make a region. */
+const CLIP = 6;
+const MIN_TILES = 24;
+
+function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const s = Float64Array.from(xs).sort();
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Solves the normal equations of a small least-squares fit (Gaussian elimination, ridge 1e-6). */
+function leastSquares(rows: number[][], y: number[]): number[] {
+  const p = rows[0]?.length ?? 0;
+  const a = Array.from({ length: p }, () => new Float64Array(p + 1));
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    for (let j = 0; j < p; j++) {
+      for (let k = 0; k < p; k++) a[j]![k]! += r[j]! * r[k]!;
+      a[j]![p]! += r[j]! * y[i]!;
+    }
+  }
+  for (let j = 0; j < p; j++) a[j]![j]! += 1e-6;
+  for (let j = 0; j < p; j++) {
+    let piv = j;
+    for (let k = j + 1; k < p; k++) if (Math.abs(a[k]![j]!) > Math.abs(a[piv]![j]!)) piv = k;
+    [a[j], a[piv]] = [a[piv]!, a[j]!];
+    const d = a[j]![j]!;
+    if (Math.abs(d) < 1e-12) continue;
+    for (let k = j; k <= p; k++) a[j]![k]! /= d;
+    for (let i = 0; i < p; i++) {
+      if (i === j) continue;
+      const f = a[i]![j]!;
+      if (f) for (let k = j; k <= p; k++) a[i]![k]! -= f * a[j]![k]!;
+    }
+  }
+  return a.map((r) => (Number.isFinite(r[p]!) ? r[p]! : 0));
+}
+
+/**
+ * The value minus what brightness and texture predict, as a robust z over usable tiles (NaN where
+ * the tile is not usable or the value missing).
+ */
+function residualZ(values: Float64Array, usable: Uint8Array, bright: Float64Array, texture: Float64Array, adjust: boolean): Float64Array {
+  const idx: number[] = [];
+  for (let i = 0; i < values.length; i++) if (usable[i] && Number.isFinite(values[i]!)) idx.push(i);
+  const out = new Float64Array(values.length).fill(Number.NaN);
+  if (idx.length < MIN_TILES) return out;
+  const res = new Float64Array(values.length);
+  if (adjust) {
+    const design = idx.map((i) => {
+      const b = bright[i]! / 255, g = texture[i]!;
+      return [1, b, b * b, g, g * g];
+    });
+    const beta = leastSquares(design, idx.map((i) => values[i]!));
+    idx.forEach((i, k) => (res[i] = values[i]! - design[k]!.reduce((a, v, j) => a + v * beta[j]!, 0)));
+  } else for (const i of idx) res[i] = values[i]!;
+  const m = median(idx.map((i) => res[i]!));
+  const mad = median(idx.map((i) => Math.abs(res[i]! - m)));
+  const s = Math.max(1e-3, 1.4826 * mad);
+  for (const i of idx) out[i] = Math.max(-CLIP, Math.min(CLIP, (res[i]! - m) / s));
+  return out;
+}
+
+interface Integral {
+  s: Float64Array;
+  n: Float64Array;
+  total: number;
+  count: number;
+  sd: number;
+}
+
+function integral(z: Float64Array, cols: number, rows: number): Integral {
+  const W = cols + 1;
+  const s = new Float64Array(W * (rows + 1));
+  const n = new Float64Array(W * (rows + 1));
+  let total = 0, count = 0, sq = 0;
+  for (let r = 0; r < rows; r++) {
+    let rs = 0, rn = 0;
+    for (let c = 0; c < cols; c++) {
+      const v = z[r * cols + c]!;
+      if (Number.isFinite(v)) {
+        rs += v;
+        rn++;
+        total += v;
+        sq += v * v;
+        count++;
+      }
+      s[(r + 1) * W + c + 1] = s[r * W + c + 1]! + rs;
+      n[(r + 1) * W + c + 1] = n[r * W + c + 1]! + rn;
+    }
+  }
+  const mean = count ? total / count : 0;
+  const sd = count > 1 ? Math.sqrt(Math.max(1e-6, sq / count - mean * mean)) : 1;
+  return { s, n, total, count, sd };
+}
+
+/** Mean difference inside − outside a window, its t and effect size (null when too few tiles). */
+function windowStat(I: Integral, cols: number, c0: number, r0: number, w: number, h: number): { t: number; d: number } | null {
+  const W = cols + 1;
+  const at = (a: Float64Array, r: number, c: number) => a[r * W + c]!;
+  const box = (a: Float64Array) => at(a, r0 + h, c0 + w) - at(a, r0, c0 + w) - at(a, r0 + h, c0) + at(a, r0, c0);
+  const nIn = box(I.n);
+  const nOut = I.count - nIn;
+  if (nIn < 4 || nOut < 4) return null;
+  const sIn = box(I.s);
+  const d = sIn / nIn - (I.total - sIn) / nOut;
+  return { t: d / (I.sd * Math.sqrt(1 / nIn + 1 / nOut)), d: d / I.sd };
+}
+
+export interface RegionScanInput {
+  luma: Float32Array;
+  width: number;
+  height: number;
+  /** 16-px maps of features.ts (noise median |residual|, ELA per texture, gradient energy). */
+  noise: BlockMap;
+  elaPerTexture: BlockMap;
+  gradient: BlockMap;
+  coefficients: LumaCoefficients | null;
+  /** The native crop's origin in the stored frame (multiples of 8). */
+  origin: { left: number; top: number };
+  /** dq-likelihood.ts' 32-px tile map (positive = looks compressed once), when it selected frequencies. */
+  dql: { tiles: Float64Array; cols: number; rows: number } | null;
+}
+
+export function regionScan(input: RegionScanInput): RegionScan {
+  const { luma, width, height, noise, elaPerTexture, gradient } = input;
+  const cols = Math.floor(width / SCAN_TILE);
+  const rows = Math.floor(height / SCAN_TILE);
+  const n = cols * rows;
+  const empty: RegionScan = { features: REGION_SCAN_FEATURE_NAMES.map(() => 0), box: null };
+  if (cols < 6 || rows < 6) return empty;
+  const per = SCAN_TILE / noise.size; // 16-px blocks per tile side
+  const bright = new Float64Array(n), texture = new Float64Array(n), usable = new Uint8Array(n);
+  const ch: Record<ScanChannel, Float64Array> = {
+    noise: new Float64Array(n).fill(Number.NaN),
+    ela: new Float64Array(n).fill(Number.NaN),
+    sharp: new Float64Array(n).fill(Number.NaN),
+    dq: new Float64Array(n).fill(Number.NaN),
+    dql: new Float64Array(n).fill(Number.NaN),
+  };
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const t = r * cols + c;
+      let ns = 0, es = 0, gs = 0, m = 0;
+      for (let y = 0; y < per; y++) for (let x = 0; x < per; x++) {
+        const k = (r * per + y) * noise.cols + c * per + x;
+        if (k >= noise.values.length) continue;
+        ns += noise.values[k]!;
+        es += elaPerTexture.values[k]!;
+        gs += gradient.values[k]!;
+        m++;
+      }
+      let sum = 0, d1 = 0, d2 = 0;
+      const y0 = r * SCAN_TILE, x0 = c * SCAN_TILE;
+      for (let y = y0; y < y0 + SCAN_TILE; y++) {
+        const row = y * width;
+        for (let x = x0; x < x0 + SCAN_TILE; x++) {
+          const i = row + x;
+          const v = luma[i]!;
+          sum += v;
+          if (x + 2 < width) {
+            d1 += Math.abs(luma[i + 1]! - v);
+            d2 += Math.abs(luma[i + 2]! - v);
+          }
+          if (y + 2 < height) {
+            d1 += Math.abs(luma[i + width]! - v);
+            d2 += Math.abs(luma[i + 2 * width]! - v);
+          }
+        }
+      }
+      bright[t] = sum / (SCAN_TILE * SCAN_TILE);
+      texture[t] = Math.log1p(m ? gs / m : 0);
+      // Clipped (blown-out or black) or featureless tiles carry no noise or compression trace.
+      usable[t] = bright[t]! > 12 && bright[t]! < 243 && d2 > 0 ? 1 : 0;
+      if (m) {
+        ch.noise[t] = Math.log(ns / m + 0.25);
+        ch.ela[t] = Math.log(es / m + 0.05);
+      }
+      if (d2 > 0) ch.sharp[t] = d1 / d2;
+    }
+  }
+
+  if (input.coefficients) dqPeakTiles(input.coefficients, input.origin, cols, rows, usable, ch.dq);
+  if (input.dql && input.dql.cols > 0) {
+    // Same 32-px grid from the same origin; the likelihood map may be a tile shorter at the edges.
+    for (let r = 0; r < Math.min(rows, input.dql.rows); r++) for (let c = 0; c < Math.min(cols, input.dql.cols); c++) ch.dql[r * cols + c] = input.dql.tiles[r * input.dql.cols + c]!;
+  }
+
+  const z: Record<ScanChannel, Float64Array> = {
+    noise: residualZ(ch.noise, usable, bright, texture, true),
+    ela: residualZ(ch.ela, usable, bright, texture, true),
+    sharp: residualZ(ch.sharp, usable, bright, texture, true),
+    dq: residualZ(ch.dq, usable, bright, texture, false),
+    dql: residualZ(ch.dql, usable, bright, texture, false),
+  };
+  const integrals = SCAN_CHANNELS.map((k) => {
+    let finite = 0;
+    for (const v of z[k]) if (Number.isFinite(v)) finite++;
+    return finite >= MIN_TILES ? integral(z[k], cols, rows) : null;
+  });
+
+  const tmax = SCAN_CHANNELS.map(() => 0), tmin = SCAN_CHANNELS.map(() => 0), effect = SCAN_CHANNELS.map(() => 0), best = SCAN_CHANNELS.map(() => 0);
+  const sizes = new Set<string>();
+  for (const fw of WIDTHS) for (const fh of HEIGHTS) sizes.add(`${Math.max(2, Math.round(cols * fw))}x${Math.max(2, Math.round(rows * fh))}`);
+  // Pass 1: every window; pass 2: the best combined window among those not overlapping pass 1's.
+  const scan = (avoid: { c0: number; r0: number; w: number; h: number } | null) => {
+    let bestQ = 0, bestCount = 0;
+    let at: { c0: number; r0: number; w: number; h: number; t: Partial<Record<ScanChannel, number>> } | null = null;
+    for (const size of sizes) {
+      const [w, h] = size.split('x').map(Number) as [number, number];
+      for (let r0 = 0; r0 + h <= rows; r0++) {
+        for (let c0 = 0; c0 + w <= cols; c0++) {
+          if (avoid && c0 < avoid.c0 + avoid.w && avoid.c0 < c0 + w && r0 < avoid.r0 + avoid.h && avoid.r0 < r0 + h) continue;
+          let q = 0, count = 0;
+          const ts: Partial<Record<ScanChannel, number>> = {};
+          for (let k = 0; k < SCAN_CHANNELS.length; k++) {
+            const I = integrals[k];
+            if (!I) continue;
+            const s = windowStat(I, cols, c0, r0, w, h);
+            if (!s) continue;
+            if (!avoid) {
+              if (s.t > tmax[k]!) tmax[k] = s.t;
+              if (-s.t > tmin[k]!) tmin[k] = -s.t;
+              if (Math.abs(s.t) > best[k]!) (best[k] = Math.abs(s.t)), (effect[k] = Math.abs(s.d));
+            }
+            q += s.t * s.t;
+            if (Math.abs(s.t) > 4) count++;
+            ts[SCAN_CHANNELS[k]!] = Math.round(s.t * 10) / 10;
+          }
+          if (q > bestQ) {
+            bestQ = q;
+            bestCount = count;
+            at = { c0, r0, w, h, t: ts };
+          }
+        }
+      }
+    }
+    return { q: bestQ, count: bestCount, at };
+  };
+  const first = scan(null);
+  const second = first.at ? scan(first.at) : { q: 0 };
+  const bestQ = first.q, bestCount = first.count;
+  const bestBox: RegionScan['box'] = first.at
+    ? { x: first.at.c0 * SCAN_TILE, y: first.at.r0 * SCAN_TILE, width: first.at.w * SCAN_TILE, height: first.at.h * SCAN_TILE, q: Math.round(first.q), t: first.at.t }
+    : null;
+  const features = [...SCAN_CHANNELS.flatMap((_, k) => [tmax[k]!, tmin[k]!, effect[k]!]), Math.log1p(bestQ), bestCount, Math.log1p(bestQ) - Math.log1p(second.q)].map((v) => (Number.isFinite(v) ? v : 0));
+  if (features.length !== REGION_SCAN_FEATURE_NAMES.length) throw new Error(`region scan features ${features.length} ≠ ${REGION_SCAN_FEATURE_NAMES.length}`);
+  return { features, box: bestBox };
+}
+
+/**
+ * Per 32-px tile, the mean log "peak-ness" of its blocks' low-frequency coefficients in the
+ * file's own histograms (a value on a histogram peak of a twice-saved image scores high; a block
+ * saved once, pasted in, fills the valleys and scores low). Same measure as tile-maps.ts' `dq`.
+ */
+function dqPeakTiles(coef: LumaCoefficients, origin: { left: number; top: number }, cols: number, rows: number, usable: Uint8Array, out: Float64Array): void {
+  const { blocksWide, blocksHigh, coefficients: q } = coef;
+  const F = [1, 8, 9, 2, 16, 17, 10, 3, 24, 18, 11, 4, 25, 32, 19];
+  const R = 40;
+  const hist = F.map(() => new Float64Array(2 * R + 3));
+  const nb = blocksWide * blocksHigh;
+  for (let b = 0; b < nb; b++) {
+    for (let f = 0; f < F.length; f++) {
+      const v = q[b * 64 + F[f]!]!;
+      if (v >= -R && v <= R) hist[f]![v + R + 1]!++;
+    }
+  }
+  const peak = hist.map((h) => {
+    const p = new Float64Array(h.length);
+    for (let k = 1; k < h.length - 1; k++) p[k] = Math.log((h[k]! + 1) / ((h[k - 1]! + h[k + 1]!) / 2 + 1));
+    return p;
+  });
+  const bx0 = origin.left >> 3, by0 = origin.top >> 3;
+  const bpt = SCAN_TILE / 8;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const t = r * cols + c;
+      if (!usable[t]) continue;
+      let s = 0, m = 0;
+      for (let y = 0; y < bpt; y++) for (let x = 0; x < bpt; x++) {
+        const bx = bx0 + c * bpt + x, by = by0 + r * bpt + y;
+        if (bx >= blocksWide || by >= blocksHigh) continue;
+        const b = by * blocksWide + bx;
+        for (let f = 0; f < F.length; f++) {
+          const v = q[b * 64 + F[f]!]!;
+          if (v === 0 || v < -R || v > R) continue;
+          s += peak[f]![v + R + 1]!;
+          m++;
+        }
+      }
+      if (m >= 6) out[t] = s / m;
+    }
+  }
+}
