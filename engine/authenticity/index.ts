@@ -139,8 +139,12 @@ export async function createAuthenticityEngine(settings: AuthenticitySettings = 
         lattice_z: round3(b.score),
         tiles: b.tiles,
       }));
-      if (model?.signal && (regions.length || onceCompressed.length || chromaOnce?.cb.length || chromaOnce?.cr.length || foreignGrid.length) && model.signal.code === 'tampering_suspected') {
-        model.signal.evidence.regions = [...onceCompressed, ...foreignGrid, ...(chromaOnce?.cb ?? []), ...(chromaOnce?.cr ?? []), ...regions].flatMap((r) => [r.x, r.y, r.width, r.height]);
+      // Feature set v8: the region scan's best window (the one region that differs most, as a whole), stored frame.
+      const scanWindow = parts.regionScan?.box
+        ? [{ x: parts.regionScan.box.x + image.native.left, y: parts.regionScan.box.y + image.native.top, width: parts.regionScan.box.width, height: parts.regionScan.box.height }]
+        : [];
+      if (model?.signal && (regions.length || onceCompressed.length || chromaOnce?.cb.length || chromaOnce?.cr.length || foreignGrid.length || scanWindow.length) && model.signal.code === 'tampering_suspected') {
+        model.signal.evidence.regions = [...scanWindow, ...onceCompressed, ...foreignGrid, ...(chromaOnce?.cb ?? []), ...(chromaOnce?.cr ?? []), ...regions].flatMap((r) => [r.x, r.y, r.width, r.height]);
       }
       if (model?.signal) signals.push(model.signal);
       if (!modelApplies) signals.push(signal('not_camera_jpeg', 'weak', 'metadata', { format: image.format }));

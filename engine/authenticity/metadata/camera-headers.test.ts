@@ -35,10 +35,10 @@ describe('camera header check (feature set v7)', () => {
     expect(catalogue.entries.length).toBeGreaterThan(100);
     expect(catalogue.entries.every((e) => e.sources.length > 0 && /^[0-9a-f]{16}$/.test(e.luma))).toBe(true);
     expect(() => loadCameraHeaders(CAMERA_HEADERS_V1.file, '0'.repeat(64))).toThrow(/sha256/);
-    expect(FEATURE_NAMES.length).toBe(FEATURE_SETS.v7);
+    expect(FEATURE_NAMES.length).toBe(FEATURE_SETS.v8);
     expect(FEATURE_SETS.v7 - FEATURE_SETS.v6).toBe(names.length);
     // Released models read these prefixes: appending values must never move an earlier set.
-    expect(FEATURE_SETS).toEqual({ v1: 50, v2: 57, v3: 79, v4: 117, v5: 143, v6: 155, v7: 162 });
+    expect(FEATURE_SETS).toEqual({ v1: 50, v2: 57, v3: 79, v4: 117, v5: 143, v6: 155, v7: 162, v8: 180 });
   });
 
   it('a real iPhone header with iPhone EXIF matches; Annex K q75 under the same EXIF does not; no EXIF is neutral', async () => {
@@ -62,7 +62,7 @@ describe('camera header check (feature set v7)', () => {
     expect(at(ed.features.values, 'hdr_coarser_than_make')).toBeGreaterThan(0.3);
 
     const stripped = await runForensics({ bytes: await sharp(asCamera).jpeg({ quality: 75 }).toBuffer() }, v7);
-    expect(Array.from(stripped.features.values.slice(FEATURE_SETS.v6))).toEqual([-1, 0, -1, -1, -1, 0, 0]);
+    expect(Array.from(stripped.features.values.slice(FEATURE_SETS.v6, FEATURE_SETS.v7))).toEqual([-1, 0, -1, -1, -1, 0, 0]);
   });
 
   it('leaving the contributing sources out turns a known table into an unseen one (training rows never find their own source)', async () => {
