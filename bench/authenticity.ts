@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../platform/paths.js';
 import { existsSync } from 'node:fs';
-import { AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, AUTHENTICITY_SETTINGS_V8, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticitySettings } from '../engine/authenticity/index.js';
+import { AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticitySettings } from '../engine/authenticity/index.js';
 import { fetchReal } from '../tools/authenticity/real/fetch-real.js';
 import { makeRealSet, SET_MANIFEST } from '../tools/authenticity/real/make-real-set.js';
 import { reportReal, runReal, type RealResult } from './authenticity-real.js';
@@ -55,7 +55,7 @@ if (!existsSync(SET_MANIFEST)) {
 const parts: [string, (r: { heldout: boolean }) => boolean][] = [['heldout', (r) => r.heldout]];
 if (values.all) parts.push(['tuning', (r) => !r.heldout]);
 // `--compare 5,6`: released settings run on the same files after the default.
-const RELEASED: Record<string, AuthenticitySettings> = { '4': AUTHENTICITY_SETTINGS_V4, '5': AUTHENTICITY_SETTINGS_V5, '6': AUTHENTICITY_SETTINGS_V6, '7': AUTHENTICITY_SETTINGS_V7, '8': AUTHENTICITY_SETTINGS_V8 };
+const RELEASED: Record<string, AuthenticitySettings> = { '4': AUTHENTICITY_SETTINGS_V4, '5': AUTHENTICITY_SETTINGS_V5, '6': AUTHENTICITY_SETTINGS_V6, '7': AUTHENTICITY_SETTINGS_V7, '8': AUTHENTICITY_SETTINGS_V8, '9': AUTHENTICITY_SETTINGS_V9 };
 const compareSettings = (values.compare ?? '').split(',').filter(Boolean).map((v) => {
   const s = RELEASED[v];
   if (!s) throw new Error(`--compare: unknown settings ${v}`);

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, AUTHENTICITY_SETTINGS_V8, AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS } from './index.js';
+import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V7, AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, AuthenticityError, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS } from './index.js';
 
 /** `--settings N`: run a released settings version (the one an older engine profile pins). */
-const SETTINGS = { '1': AUTHENTICITY_SETTINGS_V1, '2': AUTHENTICITY_SETTINGS_V2, '3': AUTHENTICITY_SETTINGS_V3, '4': AUTHENTICITY_SETTINGS_V4, '5': AUTHENTICITY_SETTINGS_V5, '6': AUTHENTICITY_SETTINGS_V6, '7': AUTHENTICITY_SETTINGS_V7, '8': AUTHENTICITY_SETTINGS_V8 } as const;
+const SETTINGS = { '1': AUTHENTICITY_SETTINGS_V1, '2': AUTHENTICITY_SETTINGS_V2, '3': AUTHENTICITY_SETTINGS_V3, '4': AUTHENTICITY_SETTINGS_V4, '5': AUTHENTICITY_SETTINGS_V5, '6': AUTHENTICITY_SETTINGS_V6, '7': AUTHENTICITY_SETTINGS_V7, '8': AUTHENTICITY_SETTINGS_V8, '9': AUTHENTICITY_SETTINGS_V9 } as const;
 import type { Zone } from './zones.js';
 
 /**
  * `npm run engine -- authenticity [--kind document_back] [--session-start ISO] [--submitted ISO]
- *  [--zones zones.json] [--files-from list.txt|-] [--settings 1..8] <image>...` → one JSON line per file:
+ *  [--zones zones.json] [--files-from list.txt|-] [--settings 1..9] <image>...` → one JSON line per file:
  * `{ file, score, status, reasons, signals, models, duration_ms }`, or `{ file, error }` with a
  * PII-free error code. `zones.json` is an array of `{ name, x, y, width, height }` applied to
  * every file (or an object keyed by file path). `--files-from` reads more paths, one per line
@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<void> {
     files.push(...list.split(/\r?\n/).filter((line) => line.trim() !== ''));
   }
   if (files.length === 0) {
-    process.stderr.write('usage: npm run engine -- authenticity [--kind document_front|document_back] [--session-start ISO] [--submitted ISO] [--zones zones.json] [--files-from list.txt|-] [--settings 1..8] <image>...\n');
+    process.stderr.write('usage: npm run engine -- authenticity [--kind document_front|document_back] [--session-start ISO] [--submitted ISO] [--zones zones.json] [--files-from list.txt|-] [--settings 1..9] <image>...\n');
     process.exitCode = 2;
     return;
   }
@@ -48,7 +48,7 @@ export async function main(argv: string[]): Promise<void> {
   const zonesArg = values.zones ? (JSON.parse(await readFile(values.zones, 'utf8')) as Zone[] | Record<string, Zone[]>) : undefined;
   const settings = values.settings ? SETTINGS[values.settings as keyof typeof SETTINGS] : DEFAULT_AUTHENTICITY_SETTINGS;
   if (!settings) {
-    process.stderr.write(`unknown --settings ${values.settings} (1..7)\n`);
+    process.stderr.write(`unknown --settings ${values.settings} (1..9)\n`);
     process.exitCode = 2;
     return;
   }

@@ -262,4 +262,31 @@ export const AUTHENTICITY_SETTINGS_V8: AuthenticitySettings = {
   modelStrongThreshold: 0.9827,
 };
 
+/**
+ * Settings v9 (issue 13 continued, wt26a): feature set v8 and model v7.
+ *  - feature set v8 = v7 plus the region scan statistics (forensics/region-scan.ts): for windows of
+ *    a few sizes, how much the mean of each within-image map (noise, error level, fine-detail share,
+ *    per-block double quantisation, the double-compression likelihood map) inside differs from the
+ *    rest of the same image, in standard errors; the maximum over windows, the combined statistic,
+ *    and the best window as evidence (it joins a `tampering_suspected` signal's regions);
+ *  - model v7 (training/train_v8.py): model v6's recipe on the same real tuning rows with the 18
+ *    new values; no generated documents; chosen on the tuning split out of fold only
+ *    (docs/notes/wt26a.md); thresholds = out-of-fold risk exceeded by 5 % / 1 % of the 313 real
+ *    genuine tuning images;
+ *  - rules as v6/v8 (table families: Annex K only), camera catalogue CAMERA_HEADERS_V1.
+ */
+export const AUTHENTICITY_SETTINGS_V9: AuthenticitySettings = {
+  ...AUTHENTICITY_SETTINGS_V8,
+  version: '9',
+  featureSet: 'v8',
+  model: {
+    file: 'authenticity-gbt-v7.json',
+    name: 'authenticity-gbt-v7',
+    sha256: '0d7c707cfef2946075372d098d04f2d97a790bc13480d84ec85791268a00def0',
+  },
+  // training/metrics-v7.json: out-of-fold risk exceeded by 5 % / 1 % of the 313 real genuine tuning images.
+  modelReviewThreshold: 0.7171,
+  modelStrongThreshold: 0.9856,
+};
+
 export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V8;
