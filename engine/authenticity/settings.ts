@@ -289,4 +289,4 @@ export const AUTHENTICITY_SETTINGS_V9: AuthenticitySettings = {
   modelStrongThreshold: 0.9856,
 };
 
-export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V8;
+export const DEFAULT_AUTHENTICITY_SETTINGS: AuthenticitySettings = AUTHENTICITY_SETTINGS_V9;

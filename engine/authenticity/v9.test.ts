@@ -7,7 +7,7 @@ import { decodeRgb } from '../../tools/authenticity/attacks/raw.js';
 import { splicePortrait } from '../../tools/authenticity/attacks/splice-portrait.js';
 import { realDocument } from '../../tools/authenticity/testing/real-documents.js';
 import { createRng } from '../../tools/authenticity/training/rng.js';
-import { AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, createAuthenticityEngine, type AuthenticityEngine } from './index.js';
+import { AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, createAuthenticityEngine, DEFAULT_AUTHENTICITY_SETTINGS, type AuthenticityEngine } from './index.js';
 import { FEATURE_SETS } from './features.js';
 import { REGION_SCAN_FEATURE_NAMES } from './forensics/region-scan.js';
 import { evaluateJsonTrees, MODEL_DIR } from './model/classifier.js';
@@ -31,7 +31,8 @@ const overlaps = (a: number[], b: { x: number; y: number; width: number; height:
   a[0]! < b.x + b.width && b.x < a[0]! + a[2]! && a[1]! < b.y + b.height && b.y < a[1]! + a[3]!;
 
 describe('authenticity settings v9', () => {
-  it('reads feature set v8 (180 values) with model v7, keeps v8\'s rules and camera catalogue, and its JSON trees reproduce scikit-learn', () => {
+  it('is the default, reads feature set v8 (180 values) with model v7, keeps v8\'s rules and camera catalogue, and its JSON trees reproduce scikit-learn', () => {
+    expect(DEFAULT_AUTHENTICITY_SETTINGS).toBe(AUTHENTICITY_SETTINGS_V9);
     expect(AUTHENTICITY_SETTINGS_V9.featureSet).toBe('v8');
     expect(FEATURE_SETS.v8).toBe(180);
     expect(AUTHENTICITY_SETTINGS_V9.cameraHeaders).toEqual(AUTHENTICITY_SETTINGS_V8.cameraHeaders);
