@@ -259,6 +259,10 @@ export function regionScan(input: RegionScanInput): RegionScan {
   const sizes = new Set<string>();
   for (const fw of WIDTHS) for (const fh of HEIGHTS) sizes.add(`${Math.max(2, Math.round(cols * fw))}x${Math.max(2, Math.round(rows * fh))}`);
   // Pass 1: every window; pass 2: the best combined window among those not overlapping pass 1's.
+  // The inner loop reads the integral images directly (no per-window objects: this is the hot path,
+  // about 20 000 windows × 5 channels per image); windowStat gives the same numbers for the evidence.
+  const W = cols + 1;
+  const live = integrals.map((I, k) => (I ? k : -1)).filter((k) => k >= 0);
   const scan = (avoid: { c0: number; r0: number; w: number; h: number } | null) => {
     let bestQ = 0, bestCount = 0;
     let at: { c0: number; r0: number; w: number; h: number; t: Partial<Record<ScanChannel, number>> } | null = null;
@@ -267,28 +271,36 @@ export function regionScan(input: RegionScanInput): RegionScan {
       for (let r0 = 0; r0 + h <= rows; r0++) {
         for (let c0 = 0; c0 + w <= cols; c0++) {
           if (avoid && c0 < avoid.c0 + avoid.w && avoid.c0 < c0 + w && r0 < avoid.r0 + avoid.h && avoid.r0 < r0 + h) continue;
+          const a = (r0 + h) * W + c0 + w, b = r0 * W + c0 + w, c = (r0 + h) * W + c0, d0 = r0 * W + c0;
           let q = 0, count = 0;
-          const ts: Partial<Record<ScanChannel, number>> = {};
-          for (let k = 0; k < SCAN_CHANNELS.length; k++) {
-            const I = integrals[k];
-            if (!I) continue;
-            const s = windowStat(I, cols, c0, r0, w, h);
-            if (!s) continue;
+          for (const k of live) {
+            const I = integrals[k]!;
+            const nIn = I.n[a]! - I.n[b]! - I.n[c]! + I.n[d0]!;
+            const nOut = I.count - nIn;
+            if (nIn < 4 || nOut < 4) continue;
+            const sIn = I.s[a]! - I.s[b]! - I.s[c]! + I.s[d0]!;
+            const d = sIn / nIn - (I.total - sIn) / nOut;
+            const t = d / (I.sd * Math.sqrt(1 / nIn + 1 / nOut));
             if (!avoid) {
-              if (s.t > tmax[k]!) tmax[k] = s.t;
-              if (-s.t > tmin[k]!) tmin[k] = -s.t;
-              if (Math.abs(s.t) > best[k]!) (best[k] = Math.abs(s.t)), (effect[k] = Math.abs(s.d));
+              if (t > tmax[k]!) tmax[k] = t;
+              if (-t > tmin[k]!) tmin[k] = -t;
+              if (Math.abs(t) > best[k]!) (best[k] = Math.abs(t)), (effect[k] = Math.abs(d / I.sd));
             }
-            q += s.t * s.t;
-            if (Math.abs(s.t) > 4) count++;
-            ts[SCAN_CHANNELS[k]!] = Math.round(s.t * 10) / 10;
+            q += t * t;
+            if (Math.abs(t) > 4) count++;
           }
           if (q > bestQ) {
             bestQ = q;
             bestCount = count;
-            at = { c0, r0, w, h, t: ts };
+            at = { c0, r0, w, h, t: {} };
           }
         }
+      }
+    }
+    if (at) {
+      for (const k of live) {
+        const st = windowStat(integrals[k]!, cols, at.c0, at.r0, at.w, at.h);
+        if (st) at.t[SCAN_CHANNELS[k]!] = Math.round(st.t * 10) / 10;
       }
     }
     return { q: bestQ, count: bestCount, at };
