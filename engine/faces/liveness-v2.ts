@@ -1,7 +1,7 @@
 import type { TCheckOutcome, TModelStamp } from '../../domain/checks.js';
 import type { TLivenessChallenge, TLivenessStep, TStepSlot } from '../../domain/liveness.js';
 import type { StepEvent } from './challenge-steps.js';
-import { analyseFrame, type FaceObservation } from './frame-analysis.js';
+import { analyseFrame, type FaceObservation, type FrameAnalysis } from './frame-analysis.js';
 import { median, quantile } from './geometry.js';
 import { scoreIllumination } from './illumination.js';
 import { decodeAhead, type RgbImage } from './image.js';
@@ -16,6 +16,9 @@ import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screen
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
 
 export const LIVENESS_V2_COMPONENT = 'face-engine@2';
+
+/** Frames analysed at once when every frame is detected (v2–v4, v6): the worker has 2 cores. */
+const FRAMES_IN_FLIGHT = 2;
 
 interface Frame {
   index: number;
@@ -255,16 +258,37 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     }
     trackStats = { detections: tr.detections, lost: tr.lost };
   } else {
-    for await (const [f, img] of decodeAhead(sorted, settings.frameMaxSide)) {
-      if (!img) {
-        undecodable++;
-        continue;
+    // Frames are independent here (every one detected): FRAMES_IN_FLIGHT of them are analysed at
+    // once, so one frame's JavaScript (crops, pose, colour) runs while ONNX Runtime works on
+    // another's models on a second core, and the next frame decodes meanwhile. Results are taken
+    // in frame order, and each model call sees the same input as one at a time: the same outcome.
+    const inFlight: Promise<{ f: (typeof sorted)[number]; img: RgbImage; a?: FrameAnalysis; err?: unknown }>[] = [];
+    const take = async () => {
+      const r = await inFlight.shift()!;
+      if (r.err !== undefined) throw r.err;
+      if (!r.a!.face) return;
+      if (r.a!.otherFaces > 0) multi++;
+      frames.push({ index: r.f.index, timestampMs: r.f.meta.timestamp_ms, face: r.a!.face, img: r.img, otherFaces: r.a!.otherFaces });
+    };
+    try {
+      for await (const [f, img] of decodeAhead(sorted, settings.frameMaxSide)) {
+        if (!img) {
+          undecodable++;
+          continue;
+        }
+        // Eye classifier later, on the frames the blink rule reads (same result: see fillEyes below).
+        inFlight.push(
+          analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true, eyes: false, rigid68: v2.pose === 'landmarks_rigid' }).then(
+            (a) => ({ f, img, a }),
+            (err: unknown) => ({ f, img, err }),
+          ),
+        );
+        if (inFlight.length >= FRAMES_IN_FLIGHT) await take();
       }
-      // Eye classifier later, on the frames the blink rule reads (same result: see fillEyes below).
-      const a = await analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true, eyes: false });
-      if (!a.face) continue;
-      if (a.otherFaces > 0) multi++;
-      frames.push({ index: f.index, timestampMs: f.meta.timestamp_ms, face: a.face, img, otherFaces: a.otherFaces });
+      while (inFlight.length) await take();
+    } finally {
+      // A failure leaves no analysis running behind the caller's back.
+      await Promise.all(inFlight);
     }
     countedForMulti = frames.length;
   }
@@ -343,7 +367,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     },
     eye_baseline: { ear: round(blinks.baseline.ear), closed: round(blinks.baseline.closed) },
     max_motion: round(maxMotion),
-    pose: 'facemesh_rigid',
+    pose: v2.pose === 'landmarks_rigid' ? 'landmarks68_rigid' : 'facemesh_rigid',
   };
 
   // --- Attack signals ---

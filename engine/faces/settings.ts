@@ -93,6 +93,13 @@ export const ZLivenessV2Settings = z.object({
       .optional(),
   }),
   /**
+   * v6 (faces-2026.11.6, issue 14): where the head pose comes from. Absent or `mesh`: the 468-point
+   * face mesh's rigid points, the mesh run on every frame (v2–v5). `landmarks_rigid`: the rigid
+   * points of the 68 landmarks every frame already has (nose, eye corners; `estimateRigid68Pose`),
+   * fitted to follow the mesh's pose 1 : 1, and no mesh run (the largest cost per frame).
+   */
+  pose: z.enum(['mesh', 'landmarks_rigid']).optional(),
+  /**
    * v5 (faces-2026.11.5, issue 14): the cost per frame. Absent: every frame is detected and fully
    * analysed, as in v2–v4.
    */
@@ -393,6 +400,21 @@ export const FACE_SETTINGS_V5: FaceEngineSettings = {
     ...FACE_SETTINGS_V4.v2!,
     tracking: { detectEvery: 2, refine: true, minTrackIou: 0.5, minMeshPresence: 0.5, redetectProbes: true, eyesNearNeutralOnly: true },
   },
+};
+
+/**
+ * Settings v6 (`faces-2026.11.6`, issue 14 and 18: liveness per Case within 1.5 s on 2 cores): v4's
+ * rules, thresholds, signals and operating point, with the head pose from the rigid points of the
+ * 68 landmarks (nose, eye corners) instead of the 468-point face mesh, which is no longer run or
+ * loaded (it was ≈ 40 % of the CPU per frame). Every signal the fusion reads is computed as in v4
+ * (the mesh fed none: only the pose). Figures v4 → v6 on the same real clips: engine/faces/README.md
+ * "Liveness v6". A settings flag (`v2.pose`), so it combines with other v2 flags.
+ */
+export const FACE_SETTINGS_V6: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.6',
+  models: (({ faceMesh: _mesh, ...rest }) => rest)(FACE_SETTINGS_V4.models),
+  v2: { ...FACE_SETTINGS_V4.v2!, pose: 'landmarks_rigid' },
 };
 
 /**
