@@ -217,7 +217,9 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const v2 = settings.v2!;
   const { challenge } = input;
   const s = settings.challenge;
-  const stamps: TModelStamp[] = [models.stamps.frameDetector, models.stamps.landmarks, ...(models.stamps.faceMesh ? [models.stamps.faceMesh] : []), models.stamps.eye, ...models.stamps.pad, models.stamps.recognizer];
+  // The mesh is stamped only where it gave the pose (v6 does not run it, even when it is loaded).
+  const meshUsed = models.stamps.faceMesh && v2.pose !== 'landmarks_rigid';
+  const stamps: TModelStamp[] = [models.stamps.frameDetector, models.stamps.landmarks, ...(meshUsed ? [models.stamps.faceMesh!] : []), models.stamps.eye, ...models.stamps.pad, models.stamps.recognizer];
   const reasons = new Set<string>();
   const evidence: Record<string, unknown> = { settings_version: settings.version, challenge_nonce: challenge.nonce, challenge_version: challenge.version };
 
