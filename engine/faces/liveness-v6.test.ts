@@ -98,3 +98,25 @@ describe('liveness v6 on real clips (tuning split): the pose from the rigid 68 p
     expect(evidenceOf(v6).attack.dissenting.sort()).toEqual(evidenceOf(v4).attack.dissenting.sort());
   });
 });
+
+describe('two frames in flight (every version that detects every frame): order, bad frames, failures', () => {
+  it('an undecodable frame in the middle of a real capture is counted, the rest analysed in order (every step found)', async () => {
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_krzysiek_turns'), { light: false });
+    const bad = frames.map((f, i) => (i === 25 ? { ...f, image: Buffer.from('not an image at all') } : f));
+    const r = await evaluateLiveness(faceModels(), FACE_SETTINGS_V4, { frames: bad, challenge, now, options: { withoutIllumination: true } });
+    const e = r.outcome.evidence as { frames: { undecodable: number; with_face: number }; challenge: { steps: { done: boolean }[] } };
+    expect(e.frames.undecodable).toBe(1);
+    expect(e.frames.with_face).toBe(frames.length - 1);
+    expect(r.outcome.status).toBe('passed');
+    expect(e.challenge.steps.every((s) => s.done)).toBe(true);
+  });
+
+  it('a model failure mid-capture rejects the call once, with nothing left running (released sessions)', async () => {
+    const { modelsDir } = await import('../assets.js');
+    const { loadFaceModels } = await import('./models-bundle.js');
+    const own = await loadFaceModels(modelsDir(), FACE_SETTINGS_V4);
+    await own.release();
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf('g_krzysiek_turns'), { light: false });
+    await expect(evaluateLiveness(own, FACE_SETTINGS_V4, { frames, challenge, now, options: { withoutIllumination: true } })).rejects.toThrow();
+  });
+});
