@@ -66,6 +66,11 @@ const RIGID_REFERENCE: Array<[number, [number, number, number]]> = [
 ];
 export const RIGID_MESH_POINTS = RIGID_REFERENCE.map(([i]) => i);
 
+/** The weak-perspective fit itself (exported for tools/faces/rigid68-reference.ts, which rebuilds v6's reference). */
+export function weakPerspectiveFit(model: Array<[number, number, number]>, image: Point[]): HeadPose {
+  return weakPerspective(model, image);
+}
+
 function weakPerspective(model: Array<[number, number, number]>, image: Point[]): HeadPose {
   const n = model.length;
   const Q = image.map((p) => [p[0], -p[1]]); // image y down → model y up
@@ -109,7 +114,8 @@ export function estimateRigidPose(mesh: ReadonlyArray<readonly [number, number, 
  * symmetrised; then depth × 0.65 and height × 0.8, the one scaling under which the yaw and pitch of
  * this fit follow the mesh's rigid pose 1 : 1 over the tuning clips (least-squares slopes 1.00 and
  * 1.02 on 782 frames; correlation 0.97 / 0.96 before scaling): v4's 15° / 8° thresholds keep their
- * meaning. Measured against the mesh in engine/faces/README.md "Liveness v6".
+ * meaning. Rebuilt by `npx tsx tools/faces/rigid68-reference.ts`; measured against the mesh in
+ * engine/faces/README.md "Liveness v6".
  */
 const RIGID68_REFERENCE: Array<[number, [number, number, number]]> = [
   [27, [0, -0.6, 16.3]],
