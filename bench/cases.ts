@@ -24,6 +24,7 @@ import { fmt, summarize } from './stats.js';
 import { captureGenuineCase, prepareGenuineApplicant } from './genuine-case.js';
 import { createCaptureAdvisor } from '../engine/capture-advice.js';
 import { Connection, WorkflowClient } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { caseWorkflowId } from '../domain/workflow-messages.js';
 
 const { values } = parseArgs({ options: {
@@ -228,7 +229,7 @@ async function measure(backend: Backend): Promise<Figures> {
     await temporalConnection.close();
     const historyEvents: Record<string, number> = {};
     for (const e of history.events ?? []) {
-      const type = String(e.eventType ?? '').replace(/^EVENT_TYPE_/, '') || String(Object.keys(e).find((k) => k.endsWith('Attributes')) ?? 'unknown');
+      const type = String(typeof e.eventType === 'number' ? temporal.api.enums.v1.EventType[e.eventType] : e.eventType ?? 'unknown').replace(/^EVENT_TYPE_/, '');
       historyEvents[type] = (historyEvents[type] ?? 0) + 1;
     }
 
