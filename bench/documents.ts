@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v6|v7|v7-noconflict|v7-conflictall|v7-oldreason|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v6|v7|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -28,6 +28,7 @@ const SETTINGS = {
   // Ablations of 2.5 (experiments): one of its two changes left out.
   'v7-noconflict': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-noconflict (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, conflictStop: undefined } },
   'v7-conflictall': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-conflictall (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, conflictStop: 'all' } },
+  'v7-nofaint': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-nofaint (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, faintSearch: undefined } },
   'v7-oldreason': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-oldreason (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, honestReason: false } },
   // Ablations of 2.4 (experiments): one of its bounds left out.
   'v6-nostop': { ...DOCUMENT_SETTINGS_V6, version: 'document-engine@2.4.0-nostop (experiment)', scan: { ...DOCUMENT_SETTINGS_V6.scan!, enlargedBand: { ...DOCUMENT_SETTINGS_V6.scan!.enlargedBand!, stopApart: false } } },

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { glyphHeight } from '../../../bench/degrade.js';
+import { REPO_ROOT } from '../../assets.js';
 import { REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, type MrzScan } from '../index.js';
 
@@ -20,6 +21,9 @@ const UK = 'sivakumar-mahalingam__fastmrz__data__passport_uk.jpg';
 const CZECH = 'DoubangoTelecom__ultimateMRZ-SDK__assets__images__Czech_passport_2005_MRZ_orient1_1300x1002.jpg';
 const GBR_JENNINGS = 'developer79433__passport_mrz_detector_cpp__examples__passport_05.jpg';
 const AUT_MISPRINT = 'developer79433__passport_mrz_detector_cpp__examples__passport_04.jpg';
+/** The public TUNING set (`npm run fetch-documents-real -- --set public-tuning`; tuning side of the fixed hash split). */
+const PUBLIC_TUNING = path.join(REPO_ROOT, '.data', 'documents-public-tuning');
+const BGR = 'regulaforensics__DocumentReader-Android__Authenticity__DocumentReader-authenticity-sample_kotlin__app__src__main__res__drawable__auth_doc_ipi.png';
 
 async function rgbOf(file: string) {
   const { data, info } = await sharp(readFileSync(path.join(REAL, file))).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -38,10 +42,11 @@ const tesseract = (r: MrzScan) => r.attempts.filter((a) => a.source.startsWith('
 const validVersions = (r: MrzScan) => new Set(tesseract(r).filter((a) => a.lines && a.checks > 0 && a.checksOk === a.checks).map((a) => a.lines!.join('|')));
 
 describe('2.5 settings', () => {
-  it('2.5 is 2.4 plus conflictStop (small print only) and honestReason; 2.4 is unchanged', () => {
-    const { conflictStop, honestReason, ...rest } = DOCUMENT_SETTINGS_V7.scan!;
+  it('2.5 is 2.4 plus conflictStop (small print only), honestReason and faintSearch; 2.4 is unchanged', () => {
+    const { conflictStop, honestReason, faintSearch, ...rest } = DOCUMENT_SETTINGS_V7.scan!;
     expect(conflictStop).toBe('enlarged');
     expect(honestReason).toBe(true);
+    expect(faintSearch).toBe(0.5);
     expect(rest).toEqual(DOCUMENT_SETTINGS_V6.scan);
     expect(DOCUMENT_SETTINGS_V6.scan!.conflictStop).toBeUndefined();
     expect(DOCUMENT_SETTINGS_V6.scan!.honestReason).toBeUndefined();
@@ -100,6 +105,17 @@ describe('2.5 on real tuning captures made harder', () => {
   it('a real capture as taken (UK passport) reads exactly and valid', async () => {
     const r = await v7().scanMrz(readFileSync(path.join(REAL, UK)));
     expect(r.parsed?.lines).toEqual(truth(UK));
+    expect(r.valid).toBe(true);
+  });
+
+  // Needs the public tuning set on disk; skipped (and reported skipped) where it was not fetched.
+  it.skipIf(!existsSync(path.join(PUBLIC_TUNING, BGR)))('a pale MRZ under bold overlay lettering (Bulgarian specimen, public tuning): 2.4 finds no band, 2.5\'s faint search reads it exactly and valid', async () => {
+    const bytes = readFileSync(path.join(PUBLIC_TUNING, BGR));
+    const want = readFileSync(path.join(PUBLIC_TUNING, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; mrz_lines: string[] }).find((r) => r.file === BGR)!.mrz_lines;
+    const old = await v6().scanMrz(bytes);
+    expect(old.reason).toBe('mrz_not_found');
+    const r = await v7().scanMrz(bytes);
+    expect(r.parsed?.lines).toEqual(want);
     expect(r.valid).toBe(true);
   });
 });

@@ -94,6 +94,13 @@ export interface ScanOptions {
    * that fails in two agreeing reads (a misprint or an edit).
    */
   honestReason?: boolean;
+  /**
+   * 2.5: when neither the text-angle nor the quarter-turn search finds any band, search once more
+   * with the text mask's level at this fraction of Otsu's (`locate.ts` `textMask`). Bold dark print
+   * elsewhere in the frame (a vendor overlay, a large caption) can set Otsu's level above a pale
+   * MRZ's thin strokes. Only frames with no band at all pay for it.
+   */
+  faintSearch?: number;
 }
 
 /**
@@ -761,6 +768,13 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
+      const done = await tryBand(i, bands[i]!);
+      if (done) return done;
+    }
+  }
+  if (!bands.length && opts.faintSearch) {
+    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch });
+    for (let i = 0; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
       if (done) return done;
     }
