@@ -6,7 +6,8 @@
  *   9 frames per capture, on (a) the labelled tuning clips (genuine and screen replays) as recorded and
  *   under four room-light tints applied to the whole frame, (b) the same genuine clips with the tint
  *   on the face only (a screen's own white point in an untinted room: must still dissent), and (c) the
- *   Replay-Attack train split (the public set's tuning part: 60 genuine, 60 prints at 2 fps).
+ *   Replay-Attack train split (the public set's tuning part: 60 genuine, 60 prints at 2 fps), (d) LFW
+ *   photos of tuning identities (every other one).
  * --blinks: labelled blinks found on the tuning blink clips as recorded, dim and dark
  *   (`tools/faces/testing/lighting.ts`), v4 vs v7 and the measured-and-rejected mesh-ratio view.
  * Both by default.
@@ -16,10 +17,12 @@ import { median } from '../engine/faces/geometry.js';
 import { decodeImage, scaleBox } from '../engine/faces/image.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { skinToneFraction, whiteBalancedSkinTone } from '../engine/faces/screen-cues.js';
+import { explainedSkinTone, skinToneFraction, whiteBalancedSkinTone } from '../engine/faces/screen-cues.js';
 import { FACE_SETTINGS_V4, FACE_SETTINGS_V7, type FaceEngineSettings } from '../engine/faces/settings.js';
 import { decodeClip } from '../tools/faces/testing/clips.js';
 import { clipPath, frameSequenceFrames, LABELLED_NOW, labelledCapture, labelledCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
+import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
+import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 import { DIM_LEVELS, dimFrames, TINTS, tintFrame } from '../tools/faces/testing/lighting.js';
 
 const argv = process.argv.slice(2);
@@ -31,8 +34,8 @@ const bound = FACE_SETTINGS_V7.v2!.attack.minSkinToneFraction!;
 const tuningClips = labelledCases().filter((c) => !c.held_out && (c.kind === 'genuine' || c.kind === 'screen_replay'));
 
 /** Median over up to 9 frames of the raw and the white-balanced skin share. */
-async function tone(frames: Buffer[], faceOnly?: readonly [number, number, number]): Promise<[number, number]> {
-  const raw: number[] = [], bal: number[] = [];
+async function tone(frames: Buffer[], faceOnly?: readonly [number, number, number]): Promise<[number, number, number]> {
+  const raw: number[] = [], bal: number[] = [], v7: number[] = [];
   for (const bytes of frames) {
     let img = await decodeImage(bytes, 480);
     let [face] = await models.frameDetector.detect(img);
@@ -45,41 +48,57 @@ async function tone(frames: Buffer[], faceOnly?: readonly [number, number, numbe
     }
     raw.push(skinToneFraction(img, face.box));
     bal.push(whiteBalancedSkinTone(img, face.box, wb).fraction);
+    v7.push(explainedSkinTone(raw[raw.length - 1]!, bal[bal.length - 1]!));
   }
   const m = (v: number[]) => median(v.filter(Number.isFinite));
-  return [m(raw), m(bal)];
+  return [m(raw), m(bal), m(v7)];
 }
 const nine = (f: Buffer[]) => f.filter((_, i) => i % Math.max(1, Math.floor(f.length / 9)) === 0).slice(0, 9);
 
 if (doSkin) {
   console.log(`# skin tone, raw vs white-balanced (${JSON.stringify(wb)}), dissent below ${bound}; ${new Date().toISOString()}`);
-  const rows: { group: string; raw: number; bal: number; id: string }[] = [];
+  const rows: { group: string; raw: number; bal: number; v7: number; id: string }[] = [];
   for (const c of tuningClips) {
     const frames = nine((await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: 2, maxSide: 480 })).map((f) => f.image));
-    const [r0, b0] = await tone(frames);
-    rows.push({ group: `${c.kind} clips as recorded`, raw: r0, bal: b0, id: c.id });
+    const [r0, b0, v0] = await tone(frames);
+    rows.push({ group: `${c.kind} clips as recorded`, raw: r0, bal: b0, v7: v0, id: c.id });
     for (const [name, g] of Object.entries(TINTS)) {
-      const [r, b] = await tone(await Promise.all(frames.map((f) => tintFrame(f, g))));
-      rows.push({ group: `${c.kind} clips, room lit ${name}`, raw: r, bal: b, id: `${c.id} ${name}` });
+      const [r, b, v] = await tone(await Promise.all(frames.map((f) => tintFrame(f, g))));
+      rows.push({ group: `${c.kind} clips, room lit ${name}`, raw: r, bal: b, v7: v, id: `${c.id} ${name}` });
       if (c.kind === 'genuine') {
-        const [rf, bf] = await tone(frames, g);
-        rows.push({ group: `genuine clips, face only tinted (a screen's white point)`, raw: rf, bal: bf, id: `${c.id} face ${name}` });
+        const [rf, bf, vf] = await tone(frames, g);
+        rows.push({ group: `genuine clips, face only tinted (a screen's white point)`, raw: rf, bal: bf, v7: vf, id: `${c.id} face ${name}` });
       }
     }
   }
   for (const c of unseenTuningCases()) {
     const frames = nine(frameSequenceFrames(c.file, c.start_s, c.duration_s).map((f) => f.image));
-    const [r, b] = await tone(frames);
+    const [r, b, v] = await tone(frames);
     const scene = c.id.includes('controlled') ? 'controlled (orange-lit walls)' : 'adverse';
-    rows.push({ group: `Replay-Attack train ${c.kind}, ${scene}`, raw: r, bal: b, id: c.id });
+    rows.push({ group: `Replay-Attack train ${c.kind}, ${scene}`, raw: r, bal: b, v7: v, id: c.id });
   }
   const groups = [...new Set(rows.map((r) => r.group))];
   for (const g of groups) {
     const k = rows.filter((r) => r.group === g);
     const below = (f: (r: (typeof k)[number]) => number) => k.filter((r) => f(r) < bound).length;
-    console.log(`${g.padEnd(64)} n=${String(k.length).padStart(3)}  dissent raw ${below((r) => r.raw)}, white-balanced ${below((r) => r.bal)}; min raw ${Math.min(...k.map((r) => r.raw)).toFixed(2)}, balanced ${Math.min(...k.map((r) => r.bal)).toFixed(2)}`);
+    console.log(`${g.padEnd(64)} n=${String(k.length).padStart(3)}  dissent: as captured (v4) ${below((r) => r.raw)}, white-balanced only ${below((r) => r.bal)}, v7 (both off) ${below((r) => r.v7)}`);
   }
-  if (argv.includes('--list')) for (const r of rows) console.log(`  ${r.id.padEnd(72)} raw ${r.raw.toFixed(2)} balanced ${r.bal.toFixed(2)}`);
+  if (argv.includes('--list')) for (const r of rows) console.log(`  ${r.id.padEnd(72)} as captured ${r.raw.toFixed(2)} balanced ${r.bal.toFixed(2)} v7 ${r.v7.toFixed(2)}`);
+  // Real still faces (LFW, tuning identities, every other photo: bench:liveness's false-alarm check).
+  const photos = loadPublicFaces().photos.filter((p) => p.set === 'lfw' && !isHeldOutIdentity(p.set, p.identity)).filter((_, i) => i % 2 === 0);
+  if (fetchPublicFaces().missing.length) console.log('(LFW photos not fetched: npm run fetch-public-faces)');
+  else {
+    const lfw: [number, number, number][] = [];
+    for (const p of photos) {
+      const img = await decodeImage(publicFacePath(p), 480);
+      const [face] = await models.frameDetector.detect(img);
+      if (!face) continue;
+      const r = skinToneFraction(img, face.box), b = whiteBalancedSkinTone(img, face.box, wb).fraction;
+      if (Number.isFinite(r) || Number.isFinite(b)) lfw.push([r, b, explainedSkinTone(r, b)]);
+    }
+    const below = (j: number) => lfw.filter((x) => x[j]! < bound).length;
+    console.log(`${'LFW still photos (tuning identities)'.padEnd(64)} n=${lfw.length}  dissent: as captured (v4) ${below(0)}, white-balanced only ${below(1)}, v7 (both off) ${below(2)}`);
+  }
 }
 
 if (doBlinks) {

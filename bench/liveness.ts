@@ -44,7 +44,7 @@ import { CURRENT_FACE_SETTINGS, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTING
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
 import { attackSetCases, clipPath, labelledCapture, labelledCases, missingFrameSequences, unseenSetCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
-import { screenFrame, skinToneFraction, whiteBalancedSkinTone } from '../engine/faces/screen-cues.js';
+import { explainedSkinTone, screenFrame, skinToneFraction, whiteBalancedSkinTone } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
@@ -272,7 +272,7 @@ if (!only && split !== 'held-out' && settings.v2?.attack.minSkinToneFraction !==
       const img = await decodeImage(publicFacePath(p), settings.frameMaxSide);
       const [face] = await models.frameDetector.detect(img);
       if (!face) continue;
-      const t = a.skinToneWhiteBalance ? whiteBalancedSkinTone(img, face.box, a.skinToneWhiteBalance).fraction : skinToneFraction(img, face.box);
+      const t = a.skinToneWhiteBalance ? explainedSkinTone(skinToneFraction(img, face.box), whiteBalancedSkinTone(img, face.box, a.skinToneWhiteBalance).fraction) : skinToneFraction(img, face.box);
       if (Number.isFinite(t)) tone.push(t);
       frame.push(screenFrame(img, face.box).enclosure);
     }

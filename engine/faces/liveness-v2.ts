@@ -12,7 +12,7 @@ import type { FaceModels } from './models-bundle.js';
 import { noseParallax } from './parallax.js';
 import { sheetRigidity } from './rigidity.js';
 import { cosineSimilarity } from './recognizer.js';
-import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, skinToneFraction, whiteBalancedSkinTone } from './screen-cues.js';
+import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, explainedSkinTone, skinToneFraction, whiteBalancedSkinTone } from './screen-cues.js';
 import { meshEyeAspectRatio } from './eyes.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
 
@@ -401,11 +401,14 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   // v3: skin-tone gamut over frames spread across the capture (the median rides over the page's
   // colour flashes, each of which lights only a few frames).
   if (a.minSkinToneFraction !== undefined) {
-    // v7: on the face white-balanced to the scene's own light (coloured room light is not a screen).
+    // v7: a face is off-gamut only if it is so both as captured and white-balanced to the scene's
+    // own light: coloured room light explains a tint, and the balance can only clear a frame, never
+    // flag one (a backdrop brighter than any white surface would mislead it: LFW, README "Liveness v7").
     const wb = a.skinToneWhiteBalance;
     const picked = spread(frames, a.skinToneFrames ?? 9);
+    const asCaptured = picked.map((f) => skinToneFraction(f.img, f.face.box));
     const balanced = wb ? picked.map((f) => whiteBalancedSkinTone(f.img, f.face.box, wb)) : undefined;
-    const tone = balanced ? balanced.map((x) => x.fraction) : picked.map((f) => skinToneFraction(f.img, f.face.box));
+    const tone = balanced ? asCaptured.map((v, i) => explainedSkinTone(v, balanced[i]!.fraction)) : asCaptured;
     const measurable = tone.filter(Number.isFinite);
     const t = measurable.length ? median(measurable) : Number.NaN;
     signals.push({
@@ -413,7 +416,10 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
       dissent: measurable.length ? t < a.minSkinToneFraction : null,
       value: round(t),
       threshold: a.minSkinToneFraction,
-      detail: { per_frame: tone.map((v) => round(v)), ...(balanced ? { white_balance: 'scene_white_patch', gains: balanced.map((x) => x.gains.map((g) => round(g, 2))) } : {}) },
+      detail: {
+        per_frame: tone.map((v) => round(v)),
+        ...(balanced ? { white_balance: 'scene_white_patch', as_captured: asCaptured.map((v) => round(v)), balanced: balanced.map((x) => round(x.fraction)), gains: balanced.map((x) => x.gains.map((g) => round(g, 2))) } : {}),
+      },
     });
   }
 

@@ -3,7 +3,7 @@ import { useFaceModels } from '../../test/face-models.js';
 import { ZCheckOutcome } from '../../domain/checks.js';
 import { decodeImage, scaleBox } from './image.js';
 import { evaluateLiveness } from './liveness.js';
-import { skinToneFraction, whiteBalancedSkinTone } from './screen-cues.js';
+import { explainedSkinTone, skinToneFraction, whiteBalancedSkinTone } from './screen-cues.js';
 import { FACE_SETTINGS_V4, FACE_SETTINGS_V7 } from './settings.js';
 import { decodeClip } from '../../tools/faces/testing/clips.js';
 import { clipPath, LABELLED_NOW, labelledCapture, labelledCases } from '../../tools/faces/testing/labelled.js';
@@ -33,7 +33,8 @@ async function measure(jpeg: Buffer) {
   const img = await decodeImage(jpeg, 480);
   const [face] = await faceModels().frameDetector.detect(img);
   expect(face).toBeDefined();
-  return { img, box: face!.box, raw: skinToneFraction(img, face!.box), balanced: whiteBalancedSkinTone(img, face!.box, wb) };
+  const raw = skinToneFraction(img, face!.box), balanced = whiteBalancedSkinTone(img, face!.box, wb);
+  return { img, box: face!.box, raw, balanced, v7: explainedSkinTone(raw, balanced.fraction) };
 }
 
 describe('faces v7 skin tone: judged against the scene\'s own light (real frames, tuning clips)', () => {
@@ -63,15 +64,24 @@ describe('faces v7 skin tone: judged against the scene\'s own light (real frames
     expect(roomLike.balanced.fraction).toBeGreaterThan(0.8);
     expect(screenLike.raw).toBeLessThan(bound);
     expect(screenLike.balanced.fraction).toBeLessThan(bound);
+    expect(screenLike.v7).toBeLessThan(bound);
+    expect(roomLike.v7).toBeGreaterThan(0.8);
   });
 
   it('a real phone replay keeps its cast against the room it is filmed in', async () => {
     const c = caseOf('r_pyimage_a');
     expect(c.held_out).toBe(false);
     const values: number[] = [];
-    for (const t of [0.5, 1.5, 2.5]) values.push((await measure(await frameOf(c.file, c.start_s + t))).balanced.fraction);
+    for (const t of [0.5, 1.5, 2.5]) values.push((await measure(await frameOf(c.file, c.start_s + t))).v7);
     values.sort((a, b) => a - b);
     expect(values[1]).toBeLessThan(bound);
+  });
+
+  it('the balance only clears a frame, never flags one; achromatic only when both readings are', () => {
+    expect(explainedSkinTone(0.1, 0.9)).toBe(0.9);
+    expect(explainedSkinTone(0.9, 0.1)).toBe(0.9);
+    expect(explainedSkinTone(Number.NaN, 0.4)).toBe(0.4);
+    expect(explainedSkinTone(Number.NaN, Number.NaN)).toBeNaN();
   });
 
   it('a face filling the frame has no scene to read the light from: measured as captured', async () => {

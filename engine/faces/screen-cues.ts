@@ -332,3 +332,15 @@ export function whiteBalancedSkinTone(img: RgbImage, face: Box, wb: { percentile
   }
   return { fraction: n && chroma / n >= 2 ? skin / n : Number.NaN, gains };
 }
+
+/**
+ * v7's per-frame skin share: the larger of the share as captured and white-balanced. The balance
+ * explains a tint by the scene's light; it never makes a frame worse than as captured (a face in
+ * front of a coloured backdrop brighter than any white surface would be "corrected" off the gamut).
+ * NaN (achromatic) only when both are.
+ */
+export function explainedSkinTone(asCaptured: number, balanced: number): number {
+  if (!Number.isFinite(asCaptured)) return balanced;
+  if (!Number.isFinite(balanced)) return asCaptured;
+  return Math.max(asCaptured, balanced);
+}
