@@ -1,5 +1,6 @@
 import type { TLivenessFrameMeta } from '../../domain/liveness.js';
 import type { DetectedFace } from './detector.js';
+import { eyeGain } from './eyes.js';
 import { observeFace, type FaceObservation } from './frame-analysis.js';
 import { boxIou, decodeAhead, type Box, type Point, type RgbImage } from './image.js';
 import type { FaceModels } from './models-bundle.js';
@@ -123,6 +124,6 @@ export async function redetect<F extends { face: FaceObservation; img: RgbImage;
 }
 
 /** Fills the eye classifier's P(closed) on the frames that need it (the blink rule reads near-neutral frames only). */
-export async function fillEyes(models: FaceModels, frames: { face: FaceObservation; img: RgbImage }[]): Promise<void> {
-  for (const f of frames) if (Number.isNaN(f.face.eyes.closed)) f.face.eyes = await models.eyes.state(f.img, f.face.landmarks);
+export async function fillEyes(models: FaceModels, frames: { face: FaceObservation; img: RgbImage }[], gain?: { targetLuma: number; maxGain: number }): Promise<void> {
+  for (const f of frames) if (Number.isNaN(f.face.eyes.closed)) f.face.eyes = await models.eyes.state(f.img, f.face.landmarks, gain ? eyeGain(f.face.skinRgb, gain.targetLuma, gain.maxGain) : 1);
 }
