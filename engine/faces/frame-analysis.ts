@@ -94,7 +94,7 @@ export interface ObserveOptions {
    * roll then come from this frame's 68 landmarks instead of the detector's points.
    */
   tracked?: boolean;
-  /** v6: the pose from the rigid 68-point subset; the mesh is not run (overrides `mesh`). */
+  /** v6: the pose from the rigid 68-point subset (the mesh, if `mesh` asks for it, is then read for nothing else but the eyes). */
   rigid68?: boolean;
 }
 
@@ -107,7 +107,7 @@ export function fivePointsFrom68(landmarks: Point[]): DetectedFace['landmarks'] 
 export async function observeFace(models: FaceModels, img: RgbImage, face: DetectedFace, opts: ObserveOptions = {}): Promise<FaceObservation> {
   const landmarks = await models.landmarks.predict(img, face.box);
   const fivePoints = opts.tracked ? fivePointsFrom68(landmarks) : face.landmarks;
-  const meshOut = opts.mesh && !opts.rigid68 && models.faceMesh ? await models.faceMesh.predict(img, face.box, fivePoints[0], fivePoints[1]) : undefined;
+  const meshOut = opts.mesh && models.faceMesh ? await models.faceMesh.predict(img, face.box, fivePoints[0], fivePoints[1]) : undefined;
   const mesh = meshOut?.points;
   const pose68 = estimatePose(landmarks);
   const eyes = opts.eyes === false ? { closed: Number.NaN, ear: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2 } : await models.eyes.state(img, landmarks);
