@@ -26,7 +26,8 @@ export async function waitingOutDatabase<T>(fn: () => Promise<T>, opts: { maxWai
       if (!isDatabaseUnavailable(err) || Date.now() - started > maxWaitMs) throw err;
       if (!waited) opts.onWait?.(err);
       waited = true;
-      ctx?.heartbeat();
+      // A local activity (record match since `local-db-steps`) has no heartbeat: its workflow task is kept alive by the SDK.
+      if (ctx && !ctx.info.isLocal) ctx.heartbeat();
       // A cancelled activity (its workflow ended, the worker is shutting down) stops waiting.
       if (ctx) await Promise.race([new Promise((r) => setTimeout(r, everyMs)), ctx.cancelled.catch(() => {})]);
       else await new Promise((r) => setTimeout(r, everyMs));

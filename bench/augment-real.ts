@@ -13,6 +13,10 @@
  * - `tint`: the page multiplied by a pale security-print colour (blue-green, pink or yellow-green)
  *   with a guilloche-like wave in the two channels that colour darkens, contrast lowered, glyphs at
  *   most 12 px, JPEG quality 70 with chroma subsampling (the tinted-crop case).
+ * `--variants micro,pair` (document engine 2.5 development, the unreadable small-print case):
+ * - `micro`: glyphs 6 or 6.5 px high (below what the MRZ model resolves on most prints), JPEG 75;
+ * - `pair`: two tuning pictures side by side on white, each with 8 px glyphs, JPEG 75 (the
+ *   two-cards-in-one-picture case); either MRZ counts as right (`mrz_alternatives`).
  * Writes the images and a `ground_truth.jsonl` in the bench's format. Not a substitute for real
  * held-out data: it only says whether a change helps on what the degradations model.
  */
@@ -28,7 +32,7 @@ const args = process.argv.slice(2);
 const vi = args.indexOf('--variants');
 const kinds = vi >= 0 ? args.splice(vi, 2)[1]!.split(',') : ['persp', 'small', 'blur', 'shade'];
 const [src, dest] = args;
-if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir> [--variants persp,small,blur,shade,tiny,tint]');
+if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir> [--variants persp,small,blur,shade,tiny,tint,micro,pair]');
 mkdirSync(dest, { recursive: true });
 const truths = readFileSync(path.join(src, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth);
 // One copy per picture: the EXIF-rotated and low-resolution duplicates add nothing here.
@@ -66,6 +70,8 @@ function warpPerspective(rgb: Buffer, w: number, h: number, quad: [number, numbe
 
 const rows: string[] = [];
 let index = 0;
+/** `pair`: each picture at 8 px glyphs, composed two by two after the loop. */
+const eights: { t: RealTruth; base: string; data: Buffer; width: number; height: number }[] = [];
 for (const t of unique) {
   const bytes = readFileSync(path.join(src, t.file));
   // Three channels whatever the source (grey PNGs decode to one).
@@ -78,7 +84,7 @@ for (const t of unique) {
   const base = t.file.replace(/\.[^.]+$/, '');
   const variants: [string, Buffer][] = [];
   const k0 = index++;
-  if (kinds.includes('tiny') || kinds.includes('tint')) {
+  if (kinds.some((k) => ['tiny', 'tint', 'micro', 'pair'].includes(k))) {
     const gh = await glyphHeight(data, w, h);
     if (gh === null) { console.error(`${t.file}: no band found, no tiny/tint copy`); continue; }
     const resized = async (target: number) => {
@@ -88,6 +94,14 @@ for (const t of unique) {
     if (kinds.includes('tiny')) {
       const r = await resized(7 + (k0 % 3));
       variants.push(['tiny', await sharp(r.data, { raw: { width: r.info.width, height: r.info.height, channels: 3 } }).jpeg({ quality: 75 }).toBuffer()]);
+    }
+    if (kinds.includes('micro')) {
+      const r = await resized(6 + 0.5 * (k0 % 2));
+      variants.push(['micro', await sharp(r.data, { raw: { width: r.info.width, height: r.info.height, channels: 3 } }).jpeg({ quality: 75 }).toBuffer()]);
+    }
+    if (kinds.includes('pair')) {
+      const r = await resized(8);
+      eights.push({ t, base, data: r.data, width: r.info.width, height: r.info.height });
     }
     if (kinds.includes('tint')) {
       const r = await resized(12);
@@ -117,6 +131,17 @@ for (const t of unique) {
     writeFileSync(path.join(dest, file), out);
     rows.push(JSON.stringify({ file, mrz_lines: t.mrz_lines, format: t.format, capture: name, checks_valid: t.checks_valid, source: t.file, sha256: createHash('sha256').update(out).digest('hex') }));
   }
+}
+// Two pictures side by side (each with its neighbour in the list; the last with the first).
+for (let i = 0; i < eights.length && eights.length > 1; i++) {
+  const a = eights[i]!, b = eights[(i + 1) % eights.length]!;
+  const gap = 24, width = a.width + b.width + 3 * gap, height = Math.max(a.height, b.height) + 2 * gap;
+  const img = (x: typeof a) => ({ input: x.data, raw: { width: x.width, height: x.height, channels: 3 as const } });
+  const out = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .composite([{ ...img(a), left: gap, top: gap }, { ...img(b), left: 2 * gap + a.width, top: gap }]).jpeg({ quality: 75 }).toBuffer();
+  const file = `${a.base}__pair.jpg`;
+  writeFileSync(path.join(dest, file), out);
+  rows.push(JSON.stringify({ file, mrz_lines: a.t.mrz_lines, mrz_alternatives: [b.t.mrz_lines], format: a.t.format, capture: 'pair', checks_valid: a.t.checks_valid, source: `${a.t.file} + ${b.t.file}`, sha256: createHash('sha256').update(out).digest('hex') }));
 }
 writeFileSync(path.join(dest, 'ground_truth.jsonl'), rows.join('\n') + '\n');
 console.log(`${rows.length} degraded copies of ${unique.length} tuning pictures in ${dest}`);

@@ -23,11 +23,21 @@ import { freePort } from '../platform/temporal-server.js';
 import { fmt, summarize } from './stats.js';
 import { captureGenuineCase, prepareGenuineApplicant } from './genuine-case.js';
 import { createCaptureAdvisor } from '../engine/capture-advice.js';
+import { Connection, WorkflowClient } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { caseWorkflowId } from '../domain/workflow-messages.js';
 
 const { values } = parseArgs({ options: {
   cases: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '4' }, single: { type: 'string', default: '3' },
   temporal: { type: 'string', default: 'dev,postgres' }, workers: { type: 'string', default: '1' },
+  // Seconds of idle after the single Cases: the background CPU of each process, per second.
+  idle: { type: 'string', default: '0' },
+  // A folder: the api processes write V8 CPU profiles there (node --cpu-prof) when the stack stops.
+  'cpu-prof': { type: 'string' },
+  // Per table of the app's and Temporal's databases: scans and rows written per Case, loaded.
+  'pg-tables': { type: 'boolean', default: false },
 } });
+const idleS = Number(values.idle);
 const batch = Number(values.cases);
 const concurrency = Number(values.concurrency);
 const singles = Number(values.single);
@@ -46,15 +56,18 @@ const { frames } = applicant;
 // CPU leaves it out. Its CPU on this applicant's document is measured here, in this process, after
 // a warm-up: tesseract.js workers are threads of this process, so process.cpuUsage covers them.
 const adviceCpuS = await (async () => {
-  const advisor = createCaptureAdvisor();
+  // No deadline here: on a loaded machine a run past the api's 2.5 s would be cut off (and a third
+  // refused while two late ones still hold the advisor), and its CPU counted as nothing.
+  const advisor = createCaptureAdvisor({ deadlineMs: 600_000 });
   await advisor.warm();
   const doc = await applicant.photographNow();
   await advisor.advise(doc, { expectMrz: true });
   const runs: number[] = [];
   for (let i = 0; i < 3; i++) {
     const c0 = process.cpuUsage();
-    await advisor.advise(doc, { expectMrz: true });
+    const advice = await advisor.advise(doc, { expectMrz: true });
     const c = process.cpuUsage(c0);
+    if (advice.status !== 'checked') throw new Error(`capture advice ${advice.status}: the engines' ceiling needs its CPU`);
     runs.push((c.user + c.system) / 1e6);
   }
   await advisor.close?.();
@@ -100,6 +113,16 @@ interface Figures {
   checkMs: Record<string, number>;
   /** Single Cases: when each step was done, ms after the submit (database timestamps), median over the singles. */
   timeline: [string, number][];
+  /** Loaded: PostgreSQL transactions committed per Case, by database (pg_stat_database). */
+  xactsPerCase: Record<string, number>;
+  /** Loaded: reads of Temporal's cluster metadata per Case (search attribute cache refreshes). */
+  clusterMetadataReadsPerCase: number | null;
+  /** One single Case's workflow history: events by type. */
+  historyEvents: Record<string, number>;
+  /** Idle (no Case in flight): CPU seconds per second by process. */
+  idleCpuPerS: Record<string, number> | null;
+  /** `--pg-tables`: per table, scans / rows inserted / updated / deleted per Case, loaded. */
+  tablesPerCase: [string, number, number, number, number][];
 }
 
 const clk = 100; // USER_HZ on Linux
@@ -135,6 +158,7 @@ async function measure(backend: Backend): Promise<Figures> {
   const stack = await startStack({
     dataDir: stackDir, pgPort: await freePort(), temporal: backend, temporalPort: await freePort(), apiPort, workers,
     env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}` },
+    ...(values['cpu-prof'] ? { apiNodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], backend)}`] } : {}),
   });
   // A pool: concurrent applicants seed their challenges at the same time.
   const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
@@ -199,6 +223,42 @@ async function measure(backend: Backend): Promise<Figures> {
     }
     const timeline = [...steps].map(([k, ms]) => [k, summarize(ms).p50] as [string, number]).sort((a, b) => a[1] - b[1]);
 
+    // One single Case's history: what Temporal recorded (and persisted) for it.
+    const temporalConnection = await Connection.connect({ address: stack.temporalAddress });
+    const history = await new WorkflowClient({ connection: temporalConnection }).getHandle(caseWorkflowId(singleIds[0]!)).fetchHistory();
+    await temporalConnection.close();
+    const historyEvents: Record<string, number> = {};
+    for (const e of history.events ?? []) {
+      const type = String(typeof e.eventType === 'number' ? temporal.api.enums.v1.EventType[e.eventType] : e.eventType ?? 'unknown').replace(/^EVENT_TYPE_/, '');
+      historyEvents[type] = (historyEvents[type] ?? 0) + 1;
+    }
+
+    // Background CPU with nothing in flight (Temporal's shard and queue loops, pollers, PostgreSQL).
+    let idleCpuPerS: Record<string, number> | null = null;
+    if (idleS > 0) {
+      const sample = () => ({ worker: workerCpu(), api: cpuSecondsOf(apiPid), temporal: cpuSecondsOf(temporalPid), postgres: postgresCpu(path.join(stackDir, 'postgres')) });
+      const i0 = sample();
+      await new Promise((r) => setTimeout(r, idleS * 1000));
+      const i1 = sample();
+      idleCpuPerS = Object.fromEntries(Object.entries(i1).map(([k, v]) => [k, (v - i0[k as keyof typeof i0]) / idleS]));
+    }
+
+    const xacts = async () => Object.fromEntries((await db.query<{ datname: string; n: string }>("select datname, xact_commit as n from pg_stat_database where datname in ('ivs', 'temporal', 'temporal_visibility')")).rows.map((r) => [r.datname, Number(r.n)]));
+    const temporalDb = backend === 'postgres' ? new pg.Client({ connectionString: Object.assign(new URL(stack.databaseUrl), { pathname: '/temporal' }).toString() }) : null;
+    await temporalDb?.connect();
+    const clusterMetadataReads = async () => temporalDb ? Number((await temporalDb.query<{ n: string }>("select coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0) as n from pg_stat_user_tables where relname = 'cluster_metadata_info'")).rows[0]!.n) : null;
+    // Statistics reach pg_stat_* within a second of each transaction (PostgreSQL flushes them at most once a second).
+    await new Promise((r) => setTimeout(r, 1500));
+    const xacts1 = await xacts();
+    const meta1 = await clusterMetadataReads();
+    const tableStats = async () => {
+      if (!values['pg-tables']) return new Map<string, number[]>();
+      const q = "select relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as scans, n_tup_ins, n_tup_upd, n_tup_del from pg_stat_user_tables";
+      const rows = [...(await db.query(q)).rows.map((r) => ['ivs', r] as const), ...(temporalDb ? (await temporalDb.query(q)).rows.map((r) => ['temporal', r] as const) : [])];
+      return new Map(rows.map(([d, r]) => [`${d}.${r.relname}`, [Number(r.scans), Number(r.n_tup_ins), Number(r.n_tup_upd), Number(r.n_tup_del)]]));
+    };
+    const tables1 = await tableStats();
+
     const cpu1 = workerCpu();
     const api1 = cpuSecondsOf(apiPid);
     const temporal1 = cpuSecondsOf(temporalPid);
@@ -217,6 +277,14 @@ async function measure(backend: Backend): Promise<Figures> {
       }
     }));
     const wallMin = (performance.now() - t0) / 60_000;
+    const cpuEnd = { worker: workerCpu(), api: cpuSecondsOf(apiPid), temporal: cpuSecondsOf(temporalPid), postgres: postgresCpu(pgDataDir), client: clientCpu() };
+    await new Promise((r) => setTimeout(r, 1500));
+    const xacts2 = await xacts();
+    const meta2 = await clusterMetadataReads();
+    const tables2 = await tableStats();
+    await temporalDb?.end();
+    const tablesPerCase = [...tables2].map(([k, v]) => [k, ...v.map((x, i) => (x - (tables1.get(k)?.[i] ?? 0)) / batch)] as [string, number, number, number, number])
+      .filter((r) => r[1] + r[2] + r[3] + r[4] > 0).sort((a, b) => b[1] + b[2] + b[3] + b[4] - (a[1] + a[2] + a[3] + a[4]));
     return {
       backend,
       workers,
@@ -224,17 +292,22 @@ async function measure(backend: Backend): Promise<Figures> {
       loaded: summarize(loaded),
       casesPerMin: batch / wallMin,
       workerCpuSingle,
-      workerCpuLoaded: (workerCpu() - cpu1) / batch,
-      apiCpuLoaded: (cpuSecondsOf(apiPid) - api1) / batch,
-      temporalCpuLoaded: (cpuSecondsOf(temporalPid) - temporal1) / batch,
-      postgresCpuLoaded: (postgresCpu(pgDataDir) - postgres1) / batch,
-      clientCpuLoaded: (clientCpu() - client1) / batch,
+      workerCpuLoaded: (cpuEnd.worker - cpu1) / batch,
+      apiCpuLoaded: (cpuEnd.api - api1) / batch,
+      temporalCpuLoaded: (cpuEnd.temporal - temporal1) / batch,
+      postgresCpuLoaded: (cpuEnd.postgres - postgres1) / batch,
+      clientCpuLoaded: (cpuEnd.client - client1) / batch,
       rssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmRSS')), 0),
       peakRssMb: workerPids.reduce((m, pid) => Math.max(m, memMb(pid, 'VmHWM')), 0),
       temporalRssMb: memMb(temporalPid, 'VmHWM'),
       assessments: assessments.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {}),
       checkMs,
       timeline,
+      xactsPerCase: Object.fromEntries(Object.entries(xacts2).map(([k, v]) => [k, (v - (xacts1[k] ?? 0)) / batch])),
+      clusterMetadataReadsPerCase: meta1 === null || meta2 === null ? null : (meta2 - meta1) / batch,
+      historyEvents,
+      idleCpuPerS,
+      tablesPerCase,
     };
   } finally {
     await db.end();
@@ -280,6 +353,10 @@ const rows: [string, (f: Figures) => string][] = [
     return `${fmt((100 * f.casesPerMin * f.workerCpuLoaded) / (cores * 60), 0)} % / ${fmt((100 * f.casesPerMin * all) / (cores * 60), 0)} %`;
   }],
   ["Cases/min as % of the engines' ceiling (worker + capture advice)", (f) => `${fmt((100 * f.casesPerMin * (f.workerCpuLoaded + adviceCpuS)) / (cores * 60), 0)} %`],
+  ['PostgreSQL transactions per Case, loaded: app / Temporal / visibility', (f) => ['ivs', 'temporal', 'temporal_visibility'].map((d) => f.xactsPerCase[d] === undefined ? '–' : fmt(f.xactsPerCase[d]!, 1)).join(' / ')],
+  ["reads of Temporal's cluster metadata per Case, loaded", (f) => (f.clusterMetadataReadsPerCase === null ? '–' : fmt(f.clusterMetadataReadsPerCase, 1))],
+  ['history events per Case (one single Case)', (f) => String(Object.values(f.historyEvents).reduce((a, b) => a + b, 0))],
+  ['idle CPU per second: worker / api / Temporal / PostgreSQL (ms/s)', (f) => (f.idleCpuPerS ? ['worker', 'api', 'temporal', 'postgres'].map((k) => fmt(1000 * f.idleCpuPerS![k]!, 0)).join(' / ') : '–')],
   ['worker RSS now / peak (MB, largest worker)', (f) => `${fmt(f.rssMb, 0)} / ${fmt(f.peakRssMb, 0)}`],
   ['Temporal server peak RSS (MB)', (f) => fmt(f.temporalRssMb, 0)],
   ['assessments', (f) => Object.entries(f.assessments).map(([k, n]) => `${k} ${n}`).join(', ')],
@@ -289,4 +366,10 @@ console.log(`${''.padEnd(width)}  ${results.map((f) => label[f.backend].padEnd(3
 for (const [name, cell] of rows) console.log(`${name.padEnd(width)}  ${results.map((f) => cell(f).padEnd(34)).join('  ')}`);
 for (const f of results) console.log(`${label[f.backend]}: single Case check run times p50 (ms): ${Object.entries(f.checkMs).sort((a, b) => b[1] - a[1]).map(([c, ms]) => `${c} ${Math.round(ms)}`).join(', ')}`);
 for (const f of results) console.log(`${label[f.backend]}: single Case timeline p50 (ms after submit): ${f.timeline.map(([k, ms]) => `${k} ${Math.round(ms)}`).join(', ')}`);
+for (const f of results) console.log(`${label[f.backend]}: history events of one single Case: ${Object.entries(f.historyEvents).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+for (const f of results) {
+  if (f.tablesPerCase.length === 0) continue;
+  console.log(`${label[f.backend]}: per Case, loaded (table: scans / rows inserted / updated / deleted):`);
+  for (const [t, ...n] of f.tablesPerCase) console.log(`  ${t.padEnd(48)} ${n.map((x) => fmt(x, 1).padStart(7)).join(' ')}`);
+}
 for (const line of skipped) console.log(line);

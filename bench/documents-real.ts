@@ -56,7 +56,7 @@ export async function runRealBench(dir: string, engine: DocumentEngine, onProgre
     const docExact = exact === truthLines.length && lines.length === truthLines.length;
     rows.push({
       file: t.file, set: unseen ? 'public' : isHeldOut(t) ? 'held-out' : 'tuning', format: t.format, capture: t.capture ?? 'unknown',
-      found: !!scan?.parsed, linesTotal: t.mrz_lines.length, linesExact: exact, docExact,
+      found: !!scan?.parsed, linesTotal: truthLines.length, linesExact: exact, docExact,
       valid: !!scan?.valid, silent: !!scan?.valid && !docExact, reason: error ?? scan?.reason ?? null,
       ms, cpuMs: (cpu.user + cpu.system) / 1000, attempts: scan?.attempts.length ?? 0,
     });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v6|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v6|v7|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, type DocumentType } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, type DocumentType } from '../engine/document/index.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
@@ -24,7 +24,12 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen).
 const SETTINGS = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6,
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7,
+  // Ablations of 2.5 (experiments): one of its two changes left out.
+  'v7-noconflict': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-noconflict (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, conflictStop: undefined } },
+  'v7-conflictall': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-conflictall (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, conflictStop: 'all' } },
+  'v7-nofaint': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-nofaint (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, faintSearch: undefined } },
+  'v7-oldreason': { ...DOCUMENT_SETTINGS_V7, version: 'document-engine@2.5.0-oldreason (experiment)', scan: { ...DOCUMENT_SETTINGS_V7.scan!, honestReason: false } },
   // Ablations of 2.4 (experiments): one of its bounds left out.
   'v6-nostop': { ...DOCUMENT_SETTINGS_V6, version: 'document-engine@2.4.0-nostop (experiment)', scan: { ...DOCUMENT_SETTINGS_V6.scan!, enlargedBand: { ...DOCUMENT_SETTINGS_V6.scan!.enlargedBand!, stopApart: false } } },
   'v6-nocap': { ...DOCUMENT_SETTINGS_V6, version: 'document-engine@2.4.0-nocap (experiment)', scan: { ...DOCUMENT_SETTINGS_V6.scan!, enlargedBand: { ...DOCUMENT_SETTINGS_V6.scan!.enlargedBand!, maxReads: 40 } } },
@@ -72,9 +77,9 @@ interface Row {
 
 // The synthetic corpus runs under `--synthetic-settings v1|v2|v3|v4` (default v1, the settings its
 // published figures were measured with; v2–v4 add the 2.x scan in front of the template reader).
-const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6 } as const;
+const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7 } as const;
 const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
-if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3, v4, v5 or v6');
+if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3, v4, v5, v6 or v7');
 const engine = await createDocumentEngine(SYNTH[synthKey]);
 process.stdout.write(`synthetic corpus under ${SYNTH[synthKey]?.version ?? 'document-engine@1.0.0'}\n\n`);
 // Warm both workers so that the first document does not carry their start-up in its latency.

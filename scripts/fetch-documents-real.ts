@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../engine/assets.js';
+import { parseMrz } from '../engine/document/mrz/parse.js';
 
 interface Entry { file: string; source_repo: string; commit: string; path: string; sha256: string; license: string; format: string; capture: string; mrz_lines: string[]; mrz_alternatives?: string[][]; checks_valid: boolean }
 
@@ -25,6 +26,10 @@ const { values } = parseArgs({ options: { dest: { type: 'string' }, set: { type:
 if (!['real', 'public', 'public-tuning'].includes(values.set!)) throw new Error('--set must be real, public or public-tuning');
 const dest = path.resolve(values.dest ?? path.join(REPO_ROOT, '.data', `documents-${values.set}`));
 const entries = readFileSync(path.join(REPO_ROOT, 'bench', `documents-${values.set}.manifest.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Entry);
+// The typed ground truth is checked before anything is fetched: every line parses as an MRZ of its
+// format and its check digits hold exactly when the manifest says they do (a typo fails here, not in a bench).
+const badTruth = entries.filter((e) => parseMrz(e.mrz_lines, { extended: true })?.checkDigitsValid !== e.checks_valid);
+if (badTruth.length) throw new Error(`ground truth disagrees with checks_valid: ${badTruth.map((e) => e.file).join(', ')}`);
 const mirror = values['from-mirror'];
 /** The file at its pinned commit from a local git snapshot of its repository. */
 const fromMirror = (e: Entry): Buffer =>

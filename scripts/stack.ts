@@ -36,6 +36,8 @@ export interface StackOptions {
   startApi?: boolean;
   startWorker?: boolean;
   logFile?: string;
+  /** Extra node options for the api processes (benchmarks: `--cpu-prof`). */
+  apiNodeArgs?: string[];
   /** Ports for the local Google/GitHub sign-in stand-ins (0: any free port). */
   standinPorts?: { google: number; github: number };
 }
@@ -73,12 +75,12 @@ export interface RunningStack {
 }
 
 /** Forks a TypeScript entry point through tsx and resolves once it reports ready. */
-export function forkService(entry: string, env: NodeJS.ProcessEnv, name: string, opts: { timeoutMs?: number; logFile?: string } = {}): Promise<ChildProcess> {
+export function forkService(entry: string, env: NodeJS.ProcessEnv, name: string, opts: { timeoutMs?: number; logFile?: string; nodeArgs?: string[] } = {}): Promise<ChildProcess> {
   const timeoutMs = opts.timeoutMs ?? 120_000;
   // Tests send service logs to a file so they can assert that no PII was ever logged.
   const out = opts.logFile ? openSync(opts.logFile, 'a') : 'inherit';
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(REPO_ROOT, entry), [], { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', out, out, 'ipc'] });
+    const child = fork(path.join(REPO_ROOT, entry), [], { env, execArgv: ['--import', 'tsx', ...(opts.nodeArgs ?? [])], stdio: ['ignore', out, out, 'ipc'] });
     const timer = setTimeout(() => reject(new Error(`${name} did not become ready in ${timeoutMs} ms`)), timeoutMs);
     child.once('message', () => {
       clearTimeout(timer);
@@ -166,7 +168,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
     if (o.startWorker !== false) for (let i = 0; i < (o.workers ?? 1); i++) await startWorker(true);
     const apiPorts = [o.apiPort, ...(o.extraApiPorts ?? [])];
     if (o.startApi !== false) {
-      for (const port of apiPorts) apis.push(await forkService('api/server.ts', { ...env, PORT: String(port) }, 'api', { logFile: o.logFile }));
+      for (const port of apiPorts) apis.push(await forkService('api/server.ts', { ...env, PORT: String(port) }, 'api', { logFile: o.logFile, nodeArgs: o.apiNodeArgs }));
     }
     return {
       databaseUrl,
@@ -186,7 +188,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       async restartApi(index = 0) {
         const port = apiPorts[index];
         if (port === undefined) throw new Error(`no api process ${index}`);
-        apis[index] = await forkService('api/server.ts', { ...env, PORT: String(port) }, 'api', { logFile: o.logFile });
+        apis[index] = await forkService('api/server.ts', { ...env, PORT: String(port) }, 'api', { logFile: o.logFile, nodeArgs: o.apiNodeArgs });
         return apis[index]!;
       },
       async restartWorker(index = 0) {

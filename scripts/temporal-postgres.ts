@@ -205,12 +205,23 @@ export async function temporalPorts(frontend: number, fixed: boolean): Promise<T
 const INDEXED = { Keyword: 2, Int: 3 } as const;
 
 /**
+ * How long a Temporal service may go on using the search attributes it read before a registration
+ * (the server's cache refresh interval, 60 s, plus a margin): `forceSearchAttributesCacheRefreshOnRead`
+ * is off (deploy/temporal/dynamicconfig.yaml), so until then the history service can refuse a
+ * visibility record that carries a new attribute (it is retried, not lost).
+ */
+export const SEARCH_ATTRIBUTE_CACHE_MS = 65_000;
+
+/**
  * Registers the namespace (if missing) and the Case workflow's search attributes (those missing),
  * then waits until the namespace serves requests (the frontend's namespace cache refreshes every 2 s).
+ * Resolves with the attributes it added (none on a cluster set up before): the caller makes sure
+ * every service sees them (startTemporalPostgres restarts the server; `register` waits them out).
  */
-export async function registerNamespace(address: string, namespace: string, retentionDays = 30, timeoutMs = 60_000, tls?: ConnectionOptions['tls']): Promise<void> {
+export async function registerNamespace(address: string, namespace: string, retentionDays = 30, timeoutMs = 60_000, tls?: ConnectionOptions['tls']): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   const connection = await Connection.connect({ address, tls });
+  const added: string[] = [];
   try {
     const svc = connection.workflowService;
     for (;;) {
@@ -230,9 +241,12 @@ export async function registerNamespace(address: string, namespace: string, rete
       try {
         const have = await connection.operatorService.listSearchAttributes({ namespace });
         const missing = Object.fromEntries(Object.entries(SEARCH_ATTRIBUTES).filter(([k]) => !have.customAttributes?.[k]).map(([k, t]) => [k, INDEXED[t]]));
-        if (Object.keys(missing).length > 0) await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
+        if (Object.keys(missing).length > 0) {
+          await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
+          added.push(...Object.keys(missing));
+        }
         await svc.countWorkflowExecutions({ namespace, query: 'ProjectId = "ready-probe"' });
-        return;
+        return added;
       } catch (err) {
         if (Date.now() > deadline) throw err;
         await new Promise((r) => setTimeout(r, 500));
@@ -299,25 +313,43 @@ export async function startTemporalPostgres(o: {
   } : undefined;
   log(`starting Temporal server ${bins.version} on PostgreSQL (${target.host}:${target.port})`);
   const out = o.logFile === 'inherit' ? 'inherit' : o.logFile ? openSync(o.logFile, 'a') : 'ignore';
-  const child: ChildProcess = spawn(bins.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { env, stdio: ['ignore', out, 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal server exited with ${code}: ${stderr}`))));
-  exited.catch(() => {});
+  const spawnServer = async (): Promise<{ child: ChildProcess; stop: () => Promise<void>; exited: Promise<never> }> => {
+    const child: ChildProcess = spawn(bins.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { env, stdio: ['ignore', out, 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
+    const stop = () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    });
+    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal server exited with ${code}: ${stderr}`))));
+    exited.catch(() => {});
+    try {
+      await Promise.race([waitForPort(o.port, '127.0.0.1', 90_000), exited]);
+    } catch (err) {
+      await stop();
+      throw err;
+    }
+    return { child, stop, exited };
+  };
+  let server = await spawnServer();
   try {
-    await Promise.race([waitForPort(o.port, '127.0.0.1', 90_000), exited]);
-    await Promise.race([registerNamespace(`127.0.0.1:${o.port}`, o.namespace ?? 'default', 30, 60_000, clientTls), exited]);
+    const added = await Promise.race([registerNamespace(`127.0.0.1:${o.port}`, o.namespace ?? 'default', 30, 60_000, clientTls), server.exited]);
+    if (added.length > 0) {
+      // A fresh cluster: the history service may have read the search attributes before they were
+      // added and would keep that for a minute. A restart (about 2 s) makes every service read
+      // them anew, so the first Case's visibility record is written at once.
+      log(`search attributes ${added.join(', ')} added; restarting the server so every service reads them`);
+      await server.stop();
+      server = await spawnServer();
+      await Promise.race([registerNamespace(`127.0.0.1:${o.port}`, o.namespace ?? 'default', 30, 60_000, clientTls), server.exited]);
+    }
   } catch (err) {
-    await stop();
+    await server.stop();
     throw err;
   }
-  return { address: `127.0.0.1:${o.port}`, uiUrl: null, process: child, version: bins.version, configFile, stop };
+  return { address: `127.0.0.1:${o.port}`, uiUrl: null, process: server.child, version: bins.version, configFile, stop: server.stop };
 }
 
 async function main(): Promise<void> {
@@ -335,7 +367,12 @@ async function main(): Promise<void> {
   if (command === 'register') {
     // docker-compose.yml's `temporal-register` service: the namespace and search attributes only.
     const address = values.address ?? process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-    await registerNamespace(address, values.namespace!, 30, 180_000);
+    const added = await registerNamespace(address, values.namespace!, 30, 180_000);
+    if (added.length > 0) {
+      // The server cannot be restarted from here: wait until every service's cache has them.
+      console.log(`search attributes ${added.join(', ')} added; waiting ${SEARCH_ATTRIBUTE_CACHE_MS / 1000} s until every Temporal service reads them`);
+      await new Promise((r) => setTimeout(r, SEARCH_ATTRIBUTE_CACHE_MS));
+    }
     console.log(`namespace ${values.namespace} and search attributes ${Object.keys(SEARCH_ATTRIBUTES).join(', ')} registered on ${address}`);
     return;
   }

@@ -44,20 +44,52 @@ export function sniffImage(buf: Buffer): ImageFormat | 'heic' | null {
   return null;
 }
 
+/** JPEG start-of-frame markers (baseline, extended, progressive, lossless; Huffman and arithmetic). */
+const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+
+/**
+ * A JPEG's stored dimensions from its frame header, walking the segments by their lengths (so an
+ * EXIF thumbnail's own header inside APP1 is skipped, as libvips does); null when no frame header
+ * comes before the scan or the file ends first. A JPEG has one frame: no page count to check.
+ */
+export function jpegDimensions(buf: Buffer): { width: number; height: number } | null {
+  let i = 2;
+  while (i + 4 <= buf.length) {
+    if (buf[i] !== 0xff) return null;
+    const marker = buf[i + 1]!;
+    if (marker === 0xff) { i++; continue; } // fill byte
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { i += 2; continue; } // no length
+    if (marker === 0xd9 || marker === 0xda) return null; // end of image or start of scan before any frame header
+    const length = buf.readUInt16BE(i + 2);
+    if (length < 2) return null;
+    if (JPEG_SOF.has(marker)) {
+      if (i + 9 > buf.length) return null;
+      return { height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
+    }
+    i += 2 + length;
+  }
+  return null;
+}
+
 /**
  * Checks an uploaded image before anything is stored: format by magic bytes, dimensions from the
  * header against the pixel limit (a decompression bomb is refused before it is decoded), then a
  * bounded decode of the whole image so truncated or corrupt files are refused too.
+ * A JPEG's header is read here rather than by a separate libvips call: every upload passes
+ * through this (55 per Case), and each sharp call costs the api's event loop about half a
+ * millisecond before any decoding starts (issue 18, docs/notes/wt26e.md).
  */
 export async function validateImage(buf: Buffer, maxPixels: number, field = 'file'): Promise<{ format: ImageFormat; width: number; height: number }> {
   const format = sniffImage(buf);
   if (format === 'heic') throw new AppError('unsupported_image_format', 'HEIC/HEIF images are not supported; capture as JPEG (on iPhone: Settings → Camera → Formats → Most Compatible).', [{ field, code: 'unsupported_image_format', message: 'HEIC is not supported' }]);
   if (!format) throw new AppError('unsupported_image_format', 'The file is not a JPEG, PNG or WebP image.', [{ field, code: 'unsupported_image_format', message: 'expected JPEG, PNG or WebP bytes' }]);
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
-  try {
-    meta = await sharp(buf, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new AppError('image_unreadable', 'The image could not be read.', [{ field, code: 'image_unreadable', message: 'corrupt or truncated image' }]);
+  let meta: { width?: number; height?: number; pages?: number } | null = format === 'jpeg' ? jpegDimensions(buf) : null;
+  if (!meta) {
+    try {
+      meta = await sharp(buf, { limitInputPixels: false }).metadata();
+    } catch {
+      throw new AppError('image_unreadable', 'The image could not be read.', [{ field, code: 'image_unreadable', message: 'corrupt or truncated image' }]);
+    }
   }
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
@@ -87,24 +119,29 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
   const img = await validateImage(bytes, deps.config.uploads.maxPixels);
   const replacedBlobs: string[] = [];
   let acceptedTypes: string[] = [];
+  // Direct inserts, updates and deletes rather than the unit of work, in a fork with an empty
+  // identity map: the flush at commit would otherwise diff every entity the request loaded (the
+  // Case with its JSON columns) on each of a Case's 55 uploads.
   const stored = await deps.em.transactional(async (tx) => {
-    const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['status', 'acceptedDocuments', 'livenessChallenge'] });
     if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted; uploads are closed.');
     acceptedTypes = [...new Set(v.acceptedDocuments.flatMap((d) => d.types))];
     const count = await tx.count(Upload, { verificationId: caseId });
-    const replacing = SINGLE_KINDS.has(kind) ? await tx.find(Upload, { verificationId: caseId, kind }) : [];
+    const replacing = SINGLE_KINDS.has(kind) ? await tx.find(Upload, { verificationId: caseId, kind }, { fields: ['blobKey'] }) : [];
     if (count - replacing.length + 1 > deps.config.uploads.maxFiles) {
       throw new AppError('too_many_uploads', `At most ${deps.config.uploads.maxFiles} uploads per verification.`, [{ field: 'file', code: 'too_many_uploads', message: 'upload limit reached' }]);
-    }
-    for (const old of replacing) {
-      tx.remove(old);
-      replacedBlobs.push(old.blobKey);
     }
     if (kind === 'liveness_frame') checkFrameMeta(v.livenessChallenge, meta);
     const blobKey = await deps.blobs.put(caseId, bytes);
     const sha256 = sha256Hex(bytes);
-    const upload = tx.create(Upload, {
-      id: newId('upload'),
+    const now = new Date();
+    const id = newId('upload');
+    if (replacing.length > 0) {
+      await tx.nativeDelete(Upload, { id: { $in: replacing.map((u) => u.id) } });
+      replacedBlobs.push(...replacing.map((u) => u.blobKey));
+    }
+    await tx.insert(Upload, {
+      id,
       verificationId: caseId,
       kind,
       blobKey,
@@ -114,12 +151,11 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
       width: img.width,
       height: img.height,
       meta,
-      createdAt: new Date(),
+      createdAt: now,
     });
-    v.updatedAt = new Date();
-    await tx.flush();
-    return { upload_id: upload.id, kind, sha256 };
-  });
+    await tx.nativeUpdate(Verification, { id: caseId }, { updatedAt: now });
+    return { upload_id: id, kind, sha256 };
+  }, { clear: true });
   await Promise.all(replacedBlobs.map((k) => deps.blobs.delete(k)));
   if (!DOCUMENT_KINDS.has(kind)) return stored;
   const type = documentType ?? (acceptedTypes.length === 1 ? (acceptedTypes[0] as TDocumentType) : undefined);

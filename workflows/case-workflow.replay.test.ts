@@ -87,3 +87,35 @@ describe('the recorded shape with checks starting as their inputs arrive (issue 
     expect(at('runRecordMatch')).toBeLessThan(doneAt('runFaceMatch'));
   });
 });
+
+describe('the recorded shape with the database steps as local activities (issue 18 item 2, wt26e)', () => {
+  type Payloads = { payloads?: { data?: string }[] };
+  type Event = { eventType: string; markerRecordedEventAttributes?: { markerName: string; details?: Record<string, Payloads> }; activityTaskScheduledEventAttributes?: { activityType: { name: string } } };
+  const json = (p: Payloads | undefined) => (p?.payloads ?? []).map((x) => JSON.parse(Buffer.from(x.data ?? '', 'base64').toString('utf8')) as Record<string, unknown>);
+  const shape = (name: string) => {
+    const events = load(name).events as Event[];
+    return {
+      patches: events.flatMap((e) => json(e.markerRecordedEventAttributes?.details?.['patch-data']).map((p) => p.id)),
+      local: events.flatMap((e) => (e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? json(e.markerRecordedEventAttributes.details?.data).map((d) => d.activity_type) : [])),
+      tasks: events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType.name] : [])),
+      workflowTasks: events.filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED').length,
+    };
+  };
+
+  it('runs the database steps and record match in the workflow task, and only the engines and the webhook as activity tasks', () => {
+    const s = shape('case-submitted-completed-2026-11-25c');
+    expect(s.patches).toEqual(expect.arrayContaining(['local-db-steps', 'confirm-case-row', 'checks-as-inputs-arrive']));
+    expect(s.local).toEqual(['confirmCaseRow', 'startProcessing', 'runRecordMatch', 'finalizeCase']);
+    expect([...s.tasks].sort()).toEqual(['deliverWebhook', 'runAuthenticityCheck', 'runDocumentChecks', 'runFaceMatch', 'runLivenessCheck']);
+    // 9 activity tasks and 11 workflow tasks per Case before (case-submitted-completed-2026-11-25b).
+    const before = shape('case-submitted-completed-2026-11-25b');
+    expect(before.tasks).toHaveLength(9);
+    expect(s.workflowTasks).toBeLessThan(before.workflowTasks);
+  });
+
+  it('fails a Case with failCase in the workflow task and still notifies through an activity task', () => {
+    const s = shape('case-submitted-failed-2026-11-25c');
+    expect(s.local).toEqual(['confirmCaseRow', 'startProcessing', 'failCase']);
+    expect(s.tasks.at(-1)).toBe('deliverWebhook');
+  });
+});

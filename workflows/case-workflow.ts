@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, condition, log, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, log, patched, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { TCheckSummary } from '../domain/checks.js';
 import { captureSubmittedSignal, caseStageQuery, type CaseWorkflowInput, type CaseWorkflowResult } from '../domain/workflow-messages.js';
 import type { CaseActivities } from '../activities/index.js';
@@ -13,12 +13,33 @@ const db = proxyActivities<CaseActivities>({
 });
 
 /**
+ * The same short database steps as local activities (`patched('local-db-steps')`, issue 18 item 2):
+ * the worker that runs the workflow task runs them at once and records each as a marker, instead of
+ * a task scheduled on the queue, dispatched, started and completed, and a further workflow task to
+ * go on. Per Case that is 3–4 activity tasks and 3 workflow tasks fewer, each a write of the
+ * workflow's state (a PostgreSQL transaction on PostgreSQL-backed Temporal) and RPCs between the
+ * worker and the server's services. Same retry policy: retried until they succeed. Each step is a
+ * few milliseconds and idempotent under the row lock, which local activities need (a worker that
+ * dies mid-step runs it again from the last workflow task).
+ */
+const localDb = proxyLocalActivities<CaseActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/**
  * CPU-heavy checks. They heartbeat, so a killed worker is noticed within the heartbeat timeout
  * and the check is retried on another worker instead of waiting out the whole start-to-close.
  */
 const checks = proxyActivities<CaseActivities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: ['case_inputs_missing'] },
+});
+
+/** Record match (a comparison of stored fields, milliseconds) as a local activity, with the checks' retry policy. */
+const localChecks = proxyLocalActivities<CaseActivities>({
+  startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: ['case_inputs_missing'] },
 });
 
@@ -67,12 +88,17 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   });
   setHandler(caseStageQuery, () => stage);
 
+  // Runs started before local activities keep scheduling the database steps as activity tasks:
+  // decided once, in the first workflow task, so a run never changes shape halfway.
+  const local = patched('local-db-steps');
+  const lifecycle = local ? localDb : db;
+
   // The api starts this workflow inside the transaction that inserts the Case, then commits. If the
   // api or PostgreSQL dies in between, the row never commits and nothing is left to terminate this
   // run: it ends itself instead of waiting out the link for days (found by `npm run chaos`).
   // Histories recorded before this step replay without it.
   if (patched('confirm-case-row')) {
-    const row = await db.confirmCaseRow(input.caseId, workflowInfo().runStartTime.toISOString());
+    const row = await lifecycle.confirmCaseRow(input.caseId, workflowInfo().runStartTime.toISOString());
     if (!row.exists) {
       stage = 'not_created';
       return { caseId: input.caseId, status: 'not_created' };
@@ -82,7 +108,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   const waitMs = Math.max(1, Date.parse(input.linkExpiresAt) - Date.now());
   if (!(await condition(() => submitted, waitMs))) {
     stage = 'expired';
-    const expired = await db.expireCase(input.caseId);
+    const expired = await lifecycle.expireCase(input.caseId);
     // `failed` only when this build lacks the Case's policy revision (activities/stamps.ts); recorded
     // histories never took that branch, so replaying them issues the same commands.
     const failed = expired.status === 'failed';
@@ -91,7 +117,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   }
 
   stage = 'processing';
-  const started = await db.startProcessing(input.caseId);
+  const started = await lifecycle.startProcessing(input.caseId);
   if (!started.ok) return { caseId: input.caseId, status: 'erased' };
 
   try {
@@ -108,7 +134,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
         checks.runAuthenticityCheck(input.caseId),
         live,
         Promise.all([document, live]).then(() => checks.runFaceMatch(input.caseId)),
-        document.then(() => checks.runRecordMatch(input.caseId)),
+        document.then(() => (local ? localChecks : checks).runRecordMatch(input.caseId)),
       ]);
     } else {
       // Histories recorded before: the three independent checks, then face match, then record match.
@@ -122,7 +148,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     }
     const summaries: TCheckSummary[] = [...documentChecks, authenticity, liveness, faceMatch, recordMatch];
     stage = 'deciding';
-    const decision = await db.finalizeCase(input.caseId, summaries);
+    const decision = await lifecycle.finalizeCase(input.caseId, summaries);
     stage = decision.status;
     if (decision.status === 'completed') await notify(input.caseId, 'verification.completed');
     return { caseId: input.caseId, status: decision.status, assessment: decision.assessment, summaryReasons: decision.summaryReasons };
@@ -131,7 +157,7 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     const code = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type ? err.cause.type : 'engine_error';
     log.warn('case failed', { caseId: input.caseId, code });
     stage = 'failed';
-    const failed = await db.failCase(input.caseId, code);
+    const failed = await lifecycle.failCase(input.caseId, code);
     if (failed.changed) await notify(input.caseId, 'verification.failed');
     return { caseId: input.caseId, status: 'failed', assessment: 'assessment_incomplete', summaryReasons: [code] };
   }

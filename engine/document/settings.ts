@@ -86,6 +86,16 @@ export const ZDocumentEngineSettings = z.object({
      * once a band read the right way up (`keepTurn`). See engine/document/README.md "Document engine 2.4".
      */
     enlargedBand: z.object({ maxReads: z.number().int().min(1).max(40), stopApart: z.boolean(), keepTurn: z.boolean() }).optional(),
+    /**
+     * 2.5: a band is stopped as soon as two of its tesseract reads pass every check and print
+     * different lines (`conflictStop`; 2.1's unanimity rule, applied at once and in the
+     * confirmation too; 'enlarged': small-glyph bands only, 'all': every band), and an unconfirmed read is reported `mrz_unreadable`, never
+     * `mrz_check_digits_failed` (`honestReason`). See engine/document/README.md "Document engine 2.5".
+     */
+    conflictStop: z.enum(['enlarged', 'all']).optional(),
+    honestReason: z.boolean().optional(),
+    /** 2.5: a last band search at this fraction of the text mask's Otsu level when no band was found at all. */
+    faintSearch: z.number().positive().max(1).optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -168,6 +178,19 @@ export const DOCUMENT_SETTINGS_V6: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V5,
   version: 'document-engine@2.4.0',
   scan: { ...DOCUMENT_SETTINGS_V5.scan!, enlargedBand: { maxReads: 5, stopApart: true, keepTurn: true } },
+};
+
+/**
+ * document-engine 2.5 (engine profile ep-2026.11-12): a small-glyph band whose reads pass every
+ * check and disagree is stopped at once, an unconfirmed read is `mrz_unreadable`, and a frame with
+ * no band at all is searched once more at half the text mask's level; see
+ * engine/document/README.md "Document engine 2.5". Every 2.4 value is kept; `scan.conflictStop`,
+ * `scan.honestReason` and `scan.faintSearch` are new.
+ */
+export const DOCUMENT_SETTINGS_V7: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V6,
+  version: 'document-engine@2.5.0',
+  scan: { ...DOCUMENT_SETTINGS_V6.scan!, conflictStop: 'enlarged', honestReason: true, faintSearch: 0.5 },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -1,7 +1,7 @@
 import type { FaceModels } from './models-bundle.js';
 import type { DetectedFace } from './detector.js';
 import { eyeAspectRatio, type EyeState } from './eyes.js';
-import { estimatePose, estimateRigidPose, type HeadPose } from './pose.js';
+import { estimatePose, estimateRigid68Pose, estimateRigidPose, type HeadPose } from './pose.js';
 import type { MeshPoint } from './facemesh.js';
 import type { Box, Point, RgbImage } from './image.js';
 
@@ -94,6 +94,8 @@ export interface ObserveOptions {
    * roll then come from this frame's 68 landmarks instead of the detector's points.
    */
   tracked?: boolean;
+  /** v6: the pose from the rigid 68-point subset (the mesh, if `mesh` asks for it, is then read for nothing else but the eyes). */
+  rigid68?: boolean;
 }
 
 /** The detector's five points (eyes, nose tip, mouth corners) as the 68-point model places them. */
@@ -120,8 +122,8 @@ export async function observeFace(models: FaceModels, img: RgbImage, face: Detec
     score: face.score,
     fivePoints,
     landmarks,
-    pose: mesh ? estimateRigidPose(mesh) : pose68,
-    ...(mesh ? { mesh, pose68 } : {}),
+    pose: opts.rigid68 ? estimateRigid68Pose(landmarks) : mesh ? estimateRigidPose(mesh) : pose68,
+    ...(mesh ? { mesh, pose68 } : opts.rigid68 ? { pose68 } : {}),
     ...(meshOut && (opts.tracked || opts.eyes === false) ? { meshPresence: meshOut.presence } : {}),
     eyes,
     skinRgb: meanLinear(img, patch.x, patch.y, patch.x + patch.width, patch.y + patch.height),

@@ -130,6 +130,31 @@ export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: num
       rowFy[i] = y - y0;
     }
   }
+  if (!separable && n === 1 && channels === 3) {
+    // The face mesh's rotated crop of every liveness frame (one sample per output pixel): the
+    // general loop below without its sample loops and per-sample branch. Same expressions in the
+    // same order (`0 + sum` is the sum: every term is ≥ 0), so the same bits (image.test.ts).
+    for (let v = 0; v < outH; v++) {
+      const bvv = bv[v]!, evv = ev[v]!;
+      let i = v * outW;
+      for (let u = 0; u < outW; u++, i++) {
+        const x = Math.min(W - 1, Math.max(0, au[u]! + bvv + c));
+        const y = Math.min(H - 1, Math.max(0, du[u]! + evv + f));
+        const x0 = x | 0, y0 = y | 0;
+        const x1 = x0 + 1 < W ? x0 + 1 : x0, y1 = y0 + 1 < H ? y0 + 1 : y0;
+        const fx = x - x0, fy = y - y0;
+        const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+        const i00 = (y0 * W + x0) * 3, i01 = (y0 * W + x1) * 3, i10 = (y1 * W + x0) * 3, i11 = (y1 * W + x1) * 3;
+        const r = data[i00]! * w00 + data[i01]! * w01 + data[i10]! * w10 + data[i11]! * w11;
+        const g = data[i00 + 1]! * w00 + data[i01 + 1]! * w01 + data[i10 + 1]! * w10 + data[i11 + 1]! * w11;
+        const bl = data[i00 + 2]! * w00 + data[i01 + 2]! * w01 + data[i10 + 2]! * w10 + data[i11 + 2]! * w11;
+        out[i] = ((bgr ? bl : r) * k - m0) / s0;
+        out[plane + i] = (g * k - m1) / s1;
+        out[2 * plane + i] = ((bgr ? r : bl) * k - m2) / s2;
+      }
+    }
+    return out;
+  }
   for (let v = 0; v < outH; v++) {
     for (let u = 0; u < outW; u++) {
       let r = 0, g = 0, bl = 0;

@@ -1,7 +1,7 @@
 import type { TCheckOutcome, TModelStamp } from '../../domain/checks.js';
 import type { TLivenessChallenge, TLivenessStep, TStepSlot } from '../../domain/liveness.js';
 import type { StepEvent } from './challenge-steps.js';
-import { analyseFrame, type FaceObservation } from './frame-analysis.js';
+import { analyseFrame, type FaceObservation, type FrameAnalysis } from './frame-analysis.js';
 import { median, quantile } from './geometry.js';
 import { scoreIllumination } from './illumination.js';
 import { decodeAhead, type RgbImage } from './image.js';
@@ -12,10 +12,14 @@ import type { FaceModels } from './models-bundle.js';
 import { noseParallax } from './parallax.js';
 import { sheetRigidity } from './rigidity.js';
 import { cosineSimilarity } from './recognizer.js';
-import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, skinToneFraction } from './screen-cues.js';
+import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, explainedSkinTone, skinToneFraction, whiteBalancedSkinTone } from './screen-cues.js';
+import { meshEyeAspectRatio } from './eyes.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
 
 export const LIVENESS_V2_COMPONENT = 'face-engine@2';
+
+/** Frames analysed at once when every frame is detected (v2–v4, v6): the worker has 2 cores. */
+const FRAMES_IN_FLIGHT = 2;
 
 interface Frame {
   index: number;
@@ -100,7 +104,7 @@ export function nearNeutral(face: FaceObservation, neutral: { yaw: number; pitch
   return Math.abs(face.pose.yaw - neutral.yaw) < s.turnYawDeg && Math.abs(face.pose.pitch - neutral.pitch) < 2 * s.nodPitchDeg;
 }
 
-export function blinkEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch, b: LivenessV2Settings['blink']): { events: StepEvent[]; baseline: { ear: number; closed: number } } {
+export function blinkEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch, b: LivenessV2Settings['blink']): { events: StepEvent[]; baseline: { ear: number; closed: number; mesh_ear?: number } } {
   // Eyes are judged on frames near the neutral pose only (both eye models misread eyes in
   // profile); pitch gets twice the nod threshold because a hard blink tips the upper face.
   const near = frames.filter((f) => nearNeutral(f.face, neutral, s));
@@ -109,11 +113,21 @@ export function blinkEvents(frames: { timestampMs: number; face: FaceObservation
   const closed = quantile(near.map((f) => f.face.eyes.closed), 1 - b.baselinePercentile);
   const earPart = (f: { face: FaceObservation }) => (ear > 0 ? (ear - f.face.eyes.ear) / ear / b.earDip : 0);
   const closedPart = (f: { face: FaceObservation }) => (f.face.eyes.closed - closed) / b.closedRise;
+  // v7: the face mesh's own eye aspect ratio as a third view (it follows lids the 68-point model
+  // smooths over on dim, low-contrast faces); same baseline rule, its own dip.
+  const views = [earPart, closedPart];
+  let meshBaseline: number | undefined;
+  if (b.meshEarDip !== undefined && near.every((f) => f.face.mesh)) {
+    const base = quantile(near.map((f) => meshEyeAspectRatio(f.face.mesh!)), b.baselinePercentile);
+    const dip = b.meshEarDip;
+    meshBaseline = base;
+    if (base > 0) views.push((f) => (base - meshEyeAspectRatio(f.face.mesh!)) / base / dip);
+  }
   // Each view finds its own short dips (the landmark ratio often lags for a second after a blink
   // while the classifier already reads open, and the classifier misreads some eyes entirely);
   // a blink is a dip in either, overlapping dips merged.
   const found: StepEvent[] = [];
-  for (const view of [earPart, closedPart]) {
+  for (const view of views) {
     const dip = near.map(view);
     let i = 0;
     while (i < near.length) {
@@ -146,7 +160,7 @@ export function blinkEvents(frames: { timestampMs: number; face: FaceObservation
       }
     } else events.push({ ...e });
   }
-  return { events, baseline: { ear, closed } };
+  return { events, baseline: { ear, closed, ...(meshBaseline !== undefined ? { mesh_ear: meshBaseline } : {}) } };
 }
 
 export interface SlotVerdict {
@@ -214,7 +228,12 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const v2 = settings.v2!;
   const { challenge } = input;
   const s = settings.challenge;
-  const stamps: TModelStamp[] = [models.stamps.frameDetector, models.stamps.landmarks, ...(models.stamps.faceMesh ? [models.stamps.faceMesh] : []), models.stamps.eye, ...models.stamps.pad, models.stamps.recognizer];
+  // v6 takes the pose from the 68 points: the mesh is then run (and stamped) only when a blink view
+  // reads it (v7's `meshEarDip`, in no released version), even when it is loaded.
+  const rigid68 = v2.pose === 'landmarks_rigid';
+  const meshNeeded = !rigid68 || v2.blink.meshEarDip !== undefined;
+  const meshUsed = models.stamps.faceMesh && meshNeeded;
+  const stamps: TModelStamp[] = [models.stamps.frameDetector, models.stamps.landmarks, ...(meshUsed ? [models.stamps.faceMesh!] : []), models.stamps.eye, ...models.stamps.pad, models.stamps.recognizer];
   const reasons = new Set<string>();
   const evidence: Record<string, unknown> = { settings_version: settings.version, challenge_nonce: challenge.nonce, challenge_version: challenge.version };
 
@@ -255,16 +274,37 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
     }
     trackStats = { detections: tr.detections, lost: tr.lost };
   } else {
-    for await (const [f, img] of decodeAhead(sorted, settings.frameMaxSide)) {
-      if (!img) {
-        undecodable++;
-        continue;
+    // Frames are independent here (every one detected): FRAMES_IN_FLIGHT of them are analysed at
+    // once, so one frame's JavaScript (crops, pose, colour) runs while ONNX Runtime works on
+    // another's models on a second core, and the next frame decodes meanwhile. Results are taken
+    // in frame order, and each model call sees the same input as one at a time: the same outcome.
+    const inFlight: Promise<{ f: (typeof sorted)[number]; img: RgbImage; a?: FrameAnalysis; err?: unknown }>[] = [];
+    const take = async () => {
+      const r = await inFlight.shift()!;
+      if (r.err !== undefined) throw r.err;
+      if (!r.a!.face) return;
+      if (r.a!.otherFaces > 0) multi++;
+      frames.push({ index: r.f.index, timestampMs: r.f.meta.timestamp_ms, face: r.a!.face, img: r.img, otherFaces: r.a!.otherFaces });
+    };
+    try {
+      for await (const [f, img] of decodeAhead(sorted, settings.frameMaxSide)) {
+        if (!img) {
+          undecodable++;
+          continue;
+        }
+        // Eye classifier later, on the frames the blink rule reads (same result: see fillEyes below).
+        inFlight.push(
+          analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: meshNeeded, eyes: false, rigid68 }).then(
+            (a) => ({ f, img, a }),
+            (err: unknown) => ({ f, img, err }),
+          ),
+        );
+        if (inFlight.length >= FRAMES_IN_FLIGHT) await take();
       }
-      // Eye classifier later, on the frames the blink rule reads (same result: see fillEyes below).
-      const a = await analyseFrame(models, img, settings.multiFace.minAreaRatio, { mesh: true, eyes: false });
-      if (!a.face) continue;
-      if (a.otherFaces > 0) multi++;
-      frames.push({ index: f.index, timestampMs: f.meta.timestamp_ms, face: a.face, img, otherFaces: a.otherFaces });
+      while (inFlight.length) await take();
+    } finally {
+      // A failure leaves no analysis running behind the caller's back.
+      await Promise.all(inFlight);
     }
     countedForMulti = frames.length;
   }
@@ -313,7 +353,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   // --- Steps in their slots ---
   // The eye classifier only where the blink rule reads it (frames near the neutral pose), once that
   // pose is known: the same result as running it on every frame, for less work.
-  await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)));
+  await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)), v2.blink.darkEyeGain);
   const moves = movementEvents(frames, neutral, s);
   const blinks = blinkEvents(frames, neutral, s, v2.blink);
   const events = [...moves, ...blinks.events].sort((a, b) => a.startMs - b.startMs);
@@ -341,9 +381,9 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
       spread_yaw: round(spreadOf(neutralFrames.map((f) => f.face.pose.yaw)), 1),
       spread_pitch: round(spreadOf(neutralFrames.map((f) => f.face.pose.pitch)), 1),
     },
-    eye_baseline: { ear: round(blinks.baseline.ear), closed: round(blinks.baseline.closed) },
+    eye_baseline: { ear: round(blinks.baseline.ear), closed: round(blinks.baseline.closed), ...(blinks.baseline.mesh_ear !== undefined ? { mesh_ear: round(blinks.baseline.mesh_ear) } : {}) },
     max_motion: round(maxMotion),
-    pose: 'facemesh_rigid',
+    pose: rigid68 ? 'landmarks68_rigid' : 'facemesh_rigid',
   };
 
   // --- Attack signals ---
@@ -390,10 +430,26 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   // v3: skin-tone gamut over frames spread across the capture (the median rides over the page's
   // colour flashes, each of which lights only a few frames).
   if (a.minSkinToneFraction !== undefined) {
-    const tone = spread(frames, a.skinToneFrames ?? 9).map((f) => skinToneFraction(f.img, f.face.box));
+    // v7: a face is off-gamut only if it is so both as captured and white-balanced to the scene's
+    // own light: coloured room light explains a tint, and the balance can only clear a frame, never
+    // flag one (a backdrop brighter than any white surface would mislead it: LFW, README "Liveness v7").
+    const wb = a.skinToneWhiteBalance;
+    const picked = spread(frames, a.skinToneFrames ?? 9);
+    const asCaptured = picked.map((f) => skinToneFraction(f.img, f.face.box));
+    const balanced = wb ? picked.map((f) => whiteBalancedSkinTone(f.img, f.face.box, wb)) : undefined;
+    const tone = balanced ? asCaptured.map((v, i) => explainedSkinTone(v, balanced[i]!.fraction)) : asCaptured;
     const measurable = tone.filter(Number.isFinite);
     const t = measurable.length ? median(measurable) : Number.NaN;
-    signals.push({ name: 'skin_tone', dissent: measurable.length ? t < a.minSkinToneFraction : null, value: round(t), threshold: a.minSkinToneFraction, detail: { per_frame: tone.map((v) => round(v)) } });
+    signals.push({
+      name: 'skin_tone',
+      dissent: measurable.length ? t < a.minSkinToneFraction : null,
+      value: round(t),
+      threshold: a.minSkinToneFraction,
+      detail: {
+        per_frame: tone.map((v) => round(v)),
+        ...(balanced ? { white_balance: 'scene_white_patch', as_captured: asCaptured.map((v) => round(v)), balanced: balanced.map((x) => round(x.fraction)), gains: balanced.map((x) => x.gains.map((g) => round(g, 2))) } : {}),
+      },
+    });
   }
 
   const moire = median(probe.map((f) => moirePeakRatio(f.img, f.face.box)));

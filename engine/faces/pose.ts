@@ -66,6 +66,11 @@ const RIGID_REFERENCE: Array<[number, [number, number, number]]> = [
 ];
 export const RIGID_MESH_POINTS = RIGID_REFERENCE.map(([i]) => i);
 
+/** The weak-perspective fit itself (exported for tools/faces/rigid68-reference.ts, which rebuilds v6's reference). */
+export function weakPerspectiveFit(model: Array<[number, number, number]>, image: Point[]): HeadPose {
+  return weakPerspective(model, image);
+}
+
 function weakPerspective(model: Array<[number, number, number]>, image: Point[]): HeadPose {
   const n = model.length;
   const Q = image.map((p) => [p[0], -p[1]]); // image y down → model y up
@@ -94,5 +99,42 @@ export function estimateRigidPose(mesh: ReadonlyArray<readonly [number, number, 
   return weakPerspective(
     RIGID_REFERENCE.map(([, p]) => p),
     RIGID_REFERENCE.map(([i]) => [mesh[i]![0], mesh[i]![1]] as Point),
+  );
+}
+
+/**
+ * Settings v6: the rigid points of the 68-point model — nose bridge and tip 27–30, nose base
+ * 31/33/35, inner and outer eye corners 36/39/42/45. No chin, jaw, mouth, brow or eyelid point, so
+ * talking, smiling, raised brows and blinks leave the pose alone (what the mesh's rigid points
+ * give), without running the 468-point mesh on every frame.
+ *
+ * Reference: the face mesh's own 3-D output at the mesh point nearest each of these landmarks on
+ * a frontal photo (`../shared/faces/obama.jpg`: 27→6, 28→197, 29→5, 30→1, 31→75, 33→164, 35→305,
+ * 36→144, 39→244, 42→256, 45→255), centred on the outer eye corners, roll removed, mirror-
+ * symmetrised; then depth × 0.65 and height × 0.8, the one scaling under which the yaw and pitch of
+ * this fit follow the mesh's rigid pose 1 : 1 over the tuning clips (least-squares slopes 1.00 and
+ * 1.02 on 782 frames; correlation 0.97 / 0.96 before scaling): v4's 15° / 8° thresholds keep their
+ * meaning. Rebuilt by `npx tsx tools/faces/rigid68-reference.ts`; measured against the mesh in
+ * engine/faces/README.md "Liveness v6".
+ */
+const RIGID68_REFERENCE: Array<[number, [number, number, number]]> = [
+  [27, [0, -0.6, 16.3]],
+  [28, [0, -6.31, 19.52]],
+  [29, [0, -16.88, 27.2]],
+  [30, [0, -28.93, 27.35]],
+  [33, [0, -36.18, 14.93]],
+  [31, [-15.77, -29.52, 14.41]],
+  [35, [15.77, -29.52, 14.41]],
+  [36, [-41.31, 0, 0]],
+  [45, [41.31, 0, 0]],
+  [39, [-16.13, -0.93, 3.51]],
+  [42, [16.13, -0.93, 3.51]],
+];
+
+/** Head pose from the rigid subset of the 68 landmarks (settings v6; see `RIGID68_REFERENCE`). */
+export function estimateRigid68Pose(landmarks: Point[]): HeadPose {
+  return weakPerspective(
+    RIGID68_REFERENCE.map(([, p]) => p),
+    RIGID68_REFERENCE.map(([i]) => landmarks[i]!),
   );
 }

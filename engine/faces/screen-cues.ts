@@ -256,3 +256,91 @@ export function skinToneFraction(img: RgbImage, face: Box): number {
   }
   return n && chroma / n >= 2 ? skin / n : Number.NaN;
 }
+
+// sRGB ↔ linear light, for the white balance below (light scales in linear space).
+const LINEAR = Float64Array.from({ length: 256 }, (_, v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+const toSrgb = (l: number) => {
+  const c = Math.min(1, Math.max(0, l));
+  return 255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+};
+
+/**
+ * The scene's white (v7): per channel, the `percentile` of the background — every other pixel of the
+ * frame outside 1.4 × the face box (hair and neck excluded), in linear light. White-patch rather than
+ * grey-world: a room whose walls are all one colour (the orange Replay-Attack scenes) would be
+ * "corrected" by grey-world into grey walls and an off-colour face, and a print in daylight would be
+ * corrected out of its own cast; the brightest surfaces (a white shirt, a lamp-lit wall, a window)
+ * carry the light itself. `null` when the background is under 5 % of the frame (a face filling the
+ * picture: no scene to read the light from).
+ */
+export function sceneWhite(img: RgbImage, face: Box, percentile: number): [number, number, number] | null {
+  const ex = scaleBox(face, 1.4);
+  const hist = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)];
+  let n = 0;
+  for (let y = 0; y < img.height; y += 2) {
+    const inRows = y >= ex.y && y < ex.y + ex.height;
+    for (let x = 0; x < img.width; x += 2) {
+      if (inRows && x >= ex.x && x < ex.x + ex.width) continue;
+      const i = (y * img.width + x) * 3;
+      hist[0]![img.data[i]!]!++;
+      hist[1]![img.data[i + 1]!]!++;
+      hist[2]![img.data[i + 2]!]!++;
+      n++;
+    }
+  }
+  if (n < 0.05 * Math.ceil(img.width / 2) * Math.ceil(img.height / 2)) return null;
+  const at = (h: Uint32Array) => {
+    const k = Math.floor(percentile * (n - 1));
+    let c = 0;
+    for (let v = 0; v < 256; v++) if ((c += h[v]!) > k) return LINEAR[v]!;
+    return 1;
+  };
+  return [at(hist[0]!), at(hist[1]!), at(hist[2]!)];
+}
+
+/**
+ * Skin-tone gamut judged on the face white-balanced to the scene's light (v7): the face's pixels
+ * are scaled per channel (von Kries, linear light) so the scene's white (`sceneWhite`) becomes grey,
+ * each gain within [1/`maxGain`, `maxGain`] of the three's mean, then counted in the same YCbCr skin
+ * box as `skinToneFraction`. A person lit orange, green or blue by the room is skin again; a face
+ * re-emitted by a screen keeps the screen's white point against the room's. No scene white (face
+ * fills the frame): the face as captured. NaN for an achromatic face, as there.
+ */
+export function whiteBalancedSkinTone(img: RgbImage, face: Box, wb: { percentile: number; maxGain: number }): { fraction: number; gains: [number, number, number] } {
+  const white = sceneWhite(img, face, wb.percentile);
+  const mean = white ? (white[0] + white[1] + white[2]) / 3 : 0;
+  const gains = (white ? white.map((w) => (w > 0 ? Math.min(wb.maxGain, Math.max(1 / wb.maxGain, mean / w)) : wb.maxGain)) : [1, 1, 1]) as [number, number, number];
+  // (A gain of exactly 1 maps each level to itself, so no scene white gives skinToneFraction's count.)
+  const lut = gains.map((g) => Float64Array.from({ length: 256 }, (_, v) => (g === 1 ? v : toSrgb(LINEAR[v]! * g))));
+  const b = scaleBox(face, 0.7);
+  const x0 = Math.max(0, Math.floor(b.x)), x1 = Math.min(img.width, Math.ceil(b.x + b.width));
+  const y0 = Math.max(0, Math.floor(b.y)), y1 = Math.min(img.height, Math.ceil(b.y + b.height));
+  let skin = 0, n = 0, chroma = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * img.width + x) * 3;
+      const r = lut[0]![img.data[i]!]!, g = lut[1]![img.data[i + 1]!]!, bl = lut[2]![img.data[i + 2]!]!;
+      const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * bl;
+      const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * bl;
+      if (cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) skin++;
+      chroma += Math.abs(cb - 128) + Math.abs(cr - 128);
+      n++;
+    }
+  }
+  return { fraction: n && chroma / n >= 2 ? skin / n : Number.NaN, gains };
+}
+
+/**
+ * v7's per-frame skin share: the larger of the share as captured and white-balanced. The balance
+ * explains a tint by the scene's light; it never makes a frame worse than as captured (a face in
+ * front of a coloured backdrop brighter than any white surface would be "corrected" off the gamut).
+ * NaN (achromatic) only when both are.
+ */
+export function explainedSkinTone(asCaptured: number, balanced: number): number {
+  if (!Number.isFinite(asCaptured)) return balanced;
+  if (!Number.isFinite(balanced)) return asCaptured;
+  return Math.max(asCaptured, balanced);
+}

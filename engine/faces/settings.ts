@@ -37,6 +37,16 @@ export const ZLivenessV2Settings = z.object({
     maxDipMs: z.number().int().positive(),
     /** Percentile of near-frontal frames taken as the open-eye baseline. */
     baselinePercentile: z.number().min(0).max(1),
+    /**
+     * v7 (faces-2026.11.7): a dim face is brightened for the eye classifier — gain = `targetLuma` /
+     * the cheeks-and-nose patch's luma (sRGB), between 1 and `maxGain` (`eyes.ts` `eyeGain`). Absent: the crop as captured.
+     */
+    darkEyeGain: z.object({ targetLuma: z.number().positive().max(255), maxGain: z.number().min(1) }).optional(),
+    /**
+     * v7: a third view of the eye, the face mesh's eye aspect ratio (`meshEyeAspectRatio`), with its
+     * own dip (fraction of its open baseline), judged like the 68-point ratio. Absent: two views, as in v2–v5.
+     */
+    meshEarDip: z.number().positive().optional(),
   }),
   attack: z.object({
     /** Screen-replay cue: straight bright-dark edges enclosing the face on at least this many sides... */
@@ -62,6 +72,15 @@ export const ZLivenessV2Settings = z.object({
     minSkinToneFraction: z.number().min(0).max(1).optional(),
     /** v3: frames spread over the capture on which the skin-tone gamut is measured (median). */
     skinToneFrames: z.number().int().min(1).optional(),
+    /**
+     * v7 (faces-2026.11.7): the skin-tone gamut is judged on the face white-balanced to the scene's
+     * own light — per channel, the `percentile` of the linear-light background (the frame outside
+     * 1.4 × the face box) is taken as the scene's white, and the face is scaled so that white is grey
+     * (von Kries; each channel's gain limited to [1/`maxGain`, `maxGain`] of the three's mean). A
+     * person under orange or tinted room light is skin again; a screen's face keeps its own white
+     * point against the room it is filmed in. Absent: the face as captured (v3–v5).
+     */
+    skinToneWhiteBalance: z.object({ percentile: z.number().min(0.5).max(1), maxGain: z.number().min(1) }).optional(),
     /**
      * v4: the face at each done turn's peak against the straight-looking frames (best cosine): a
      * real-time swap drifts or snaps back to its driver in profile. Dissents below this. Absent: not computed.
@@ -92,6 +111,14 @@ export const ZLivenessV2Settings = z.object({
       })
       .optional(),
   }),
+  /**
+   * v6 (faces-2026.11.6, issue 14): where the head pose comes from. Absent or `mesh`: the 468-point
+   * face mesh's rigid points, the mesh run on every frame (v2–v5). `landmarks_rigid`: the rigid
+   * points of the 68 landmarks every frame already has (nose, eye corners; `estimateRigid68Pose`),
+   * fitted to follow the mesh's pose 1 : 1, and no mesh run (the largest cost per frame) unless a
+   * blink view reads it (v7's `blink.meshEarDip`: then keep the mesh pin too).
+   */
+  pose: z.enum(['mesh', 'landmarks_rigid']).optional(),
   /**
    * v5 (faces-2026.11.5, issue 14): the cost per frame. Absent: every frame is detected and fully
    * analysed, as in v2–v4.
@@ -396,6 +423,21 @@ export const FACE_SETTINGS_V5: FaceEngineSettings = {
 };
 
 /**
+ * Settings v6 (`faces-2026.11.6`, issue 14 and 18: liveness per Case within 1.5 s on 2 cores): v4's
+ * rules, thresholds, signals and operating point, with the head pose from the rigid points of the
+ * 68 landmarks (nose, eye corners) instead of the 468-point face mesh, which is no longer run or
+ * loaded (it was ≈ 40 % of the CPU per frame). Every signal the fusion reads is computed as in v4
+ * (the mesh fed none: only the pose). Figures v4 → v6 on the same real clips: engine/faces/README.md
+ * "Liveness v6". A settings flag (`v2.pose`), so it combines with other v2 flags.
+ */
+export const FACE_SETTINGS_V6: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.6',
+  models: (({ faceMesh: _mesh, ...rest }) => rest)(FACE_SETTINGS_V4.models),
+  v2: { ...FACE_SETTINGS_V4.v2!, pose: 'landmarks_rigid' },
+};
+
+/**
  * Proposed, not adopted (the lead decides; README "Proposed print cue"): the rigid-sheet print cue
  * with bounds fitted on the unseen footage's tuning part only (Replay-Attack train split, 2 fps: its
  * genuine captures' 5th percentiles). Those bounds are for 2-fps captures and must be re-fitted at
@@ -405,6 +447,27 @@ export const PRINT_RIGIDITY_EXPERIMENT: FaceEngineSettings = {
   ...FACE_SETTINGS_V4,
   version: 'faces-2026.11.4-print-rigidity',
   v2: { ...FACE_SETTINGS_V4.v2!, attack: { ...FACE_SETTINGS_V4.v2!.attack, printRigidity: { maxParallax: 0.0106, maxDeformation: 0.0042 } } },
+};
+
+/**
+ * Settings v7 (`faces-2026.11.7`, issue 14: genuine people the v4 signals failed on public footage):
+ * v4 plus three independent flags, each measured on its own (engine/faces/README.md "Liveness v7"):
+ * - `attack.skinToneWhiteBalance`: the skin-tone gamut judged on the face white-balanced to the
+ *   scene's own light (white-patch of the background), so orange or tinted room light is not read as a
+ *   screen's white point;
+ * - `blink.darkEyeGain`: a dim face brightened for the eye classifier.
+ * Thresholds (0.6 skin share, the blink dips) are v4's; the new constants were chosen on tuning data
+ * only. `blink.meshEarDip` (the mesh's eye aspect ratio as a third view) was measured on the same
+ * tuning data and left out (README "Liveness v7").
+ */
+export const FACE_SETTINGS_V7: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.7',
+  v2: {
+    ...FACE_SETTINGS_V4.v2!,
+    blink: { ...FACE_SETTINGS_V4.v2!.blink, darkEyeGain: { targetLuma: 110, maxGain: 4 } },
+    attack: { ...FACE_SETTINGS_V4.v2!.attack, skinToneWhiteBalance: { percentile: 0.97, maxGain: 3 } },
+  },
 };
 
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */

@@ -1,5 +1,6 @@
 import type { TLivenessFrameMeta } from '../../domain/liveness.js';
 import type { DetectedFace } from './detector.js';
+import { eyeGain } from './eyes.js';
 import { observeFace, type FaceObservation } from './frame-analysis.js';
 import { boxIou, decodeAhead, type Box, type Point, type RgbImage } from './image.js';
 import type { FaceModels } from './models-bundle.js';
@@ -66,6 +67,8 @@ export async function trackFrames(
 ): Promise<{ frames: TrackedFrame[]; undecodable: number; detections: number; lost: number }> {
   const frames: TrackedFrame[] = [];
   let undecodable = 0, detections = 0, lost = 0;
+  const rigid68 = settings.v2?.pose === 'landmarks_rigid';
+  const mesh = !rigid68 || settings.v2?.blink.meshEarDip !== undefined;
   let track: { rel: BoxRelation; score: number; landmarks: Point[]; age: number } | undefined;
   for await (const [f, decoded] of decodeAhead(ordered, settings.frameMaxSide)) {
     if (!decoded) {
@@ -84,8 +87,9 @@ export async function trackFrames(
       const seed = boxFrom(track.landmarks, track.rel);
       const box = t.refine ? boxFrom(await models.landmarks.predict(img, seed), track.rel) : seed;
       const pseudo: DetectedFace = { box, score: track.score, landmarks: [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]] };
-      const obs = await observeFace(models, img, pseudo, { mesh: true, eyes: false, tracked: true });
-      const held = (obs.meshPresence ?? 0) >= t.minMeshPresence && boxIou(boxFrom(obs.landmarks, track.rel), box) >= t.minTrackIou;
+      const obs = await observeFace(models, img, pseudo, { mesh, eyes: false, tracked: true, rigid68 });
+      // Without the mesh (pose from the 68 points) there is no presence probability: the overlap decides.
+      const held = ((!mesh && rigid68) || (obs.meshPresence ?? 0) >= t.minMeshPresence) && boxIou(boxFrom(obs.landmarks, track.rel), box) >= t.minTrackIou;
       if (held) face = obs;
       else lost++;
     }
@@ -98,7 +102,7 @@ export async function trackFrames(
       if (largest) {
         const area = (b: Box) => b.width * b.height;
         otherFaces = rest.filter((o) => area(o.box) >= settings.multiFace.minAreaRatio * area(largest.box)).length;
-        face = await observeFace(models, img, largest, { mesh: true, eyes: false });
+        face = await observeFace(models, img, largest, { mesh, eyes: false, rigid68 });
         track = { rel: relationOf(largest.box, face.landmarks), score: largest.score, landmarks: face.landmarks, age: 1 };
       } else track = undefined;
     }
@@ -123,6 +127,6 @@ export async function redetect<F extends { face: FaceObservation; img: RgbImage;
 }
 
 /** Fills the eye classifier's P(closed) on the frames that need it (the blink rule reads near-neutral frames only). */
-export async function fillEyes(models: FaceModels, frames: { face: FaceObservation; img: RgbImage }[]): Promise<void> {
-  for (const f of frames) if (Number.isNaN(f.face.eyes.closed)) f.face.eyes = await models.eyes.state(f.img, f.face.landmarks);
+export async function fillEyes(models: FaceModels, frames: { face: FaceObservation; img: RgbImage }[], gain?: { targetLuma: number; maxGain: number }): Promise<void> {
+  for (const f of frames) if (Number.isNaN(f.face.eyes.closed)) f.face.eyes = await models.eyes.state(f.img, f.face.landmarks, gain ? eyeGain(f.face.skinRgb, gain.targetLuma, gain.maxGain) : 1);
 }

@@ -124,6 +124,12 @@ describe.skipIf(!bins)(`Temporal ${TEMPORAL_SERVER_VERSION} on PostgreSQL with t
           if (started) ranBy.set(started.identity!, (ranBy.get(started.identity!) ?? 0) + 1);
           const done = e.activityTaskCompletedEventAttributes;
           if (done) completed.push(scheduled.get(String(done.scheduledEventId))!);
+          // Local activities (finalizeCase since `local-db-steps`) leave a marker with their type, once completed.
+          const marker = e.markerRecordedEventAttributes;
+          if (marker?.markerName === 'core_local_activity' && !marker.failure) {
+            const data = marker.details?.data?.payloads?.[0]?.data;
+            if (data) completed.push((JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type);
+          }
         }
         expect({ id, finalized: completed.filter((a) => a === 'finalizeCase').length, webhooks: completed.filter((a) => a === 'deliverWebhook').length }).toEqual({ id, finalized: 1, webhooks: 1 });
       }

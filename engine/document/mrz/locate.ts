@@ -88,9 +88,11 @@ function otsu(values: Uint8Array): number {
 }
 
 /** Text mask: blackhat above Otsu's level (and never below a floor, so flat images stay empty). */
-export function textMask(g: Gray): Uint8Array {
+export function textMask(g: Gray, faint = 1): Uint8Array {
   const bh = blackhat(g, 15, 9);
-  const t = Math.max(25, otsu(bh));
+  // `faint` < 1 (2.5's faint search): a lower level, for pale MRZ print in a frame whose Otsu level
+  // bold dark print elsewhere sets (thin strokes fall under it and the 2×2 opening erases them).
+  const t = Math.max(25, otsu(bh) * faint);
   const mask = new Uint8Array(bh.length);
   for (let i = 0; i < bh.length; i++) mask[i] = bh[i]! > t ? 1 : 0;
   return mask;
@@ -283,7 +285,7 @@ export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0:
  * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
  * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
  */
-export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
+export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean, faint?: number) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
 
 /**
  * Median height (px) of the character-sized ink components of a text mask: blobs 4 px or taller,
@@ -298,8 +300,8 @@ export function medianGlyphHeight(mask: Uint8Array, w: number, h: number): numbe
   return hs.length >= 10 ? hs[Math.floor(hs.length / 2)]! : 0;
 }
 
-export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false) => {
-  const mask = textMask(g);
+export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false, faint = 1) => {
+  const mask = textMask(g, faint);
   // Characters are joined across their gaps; the gap scales with the text, so two joins.
   const joins = [9, 17];
   // 2.3 (`adaptiveJoin`): large print (an MRZ-only crop, a close-up) has gaps between characters
@@ -333,6 +335,8 @@ export interface LocateOptions {
   skipAngles?: number[];
   /** 2.3: a third horizontal join scaled to the frame's character height when the print is large (`classicalLines`). */
   adaptiveJoin?: boolean;
+  /** 2.5: the text mask's level as a fraction of Otsu's (`textMask`); absent: 1. */
+  faint?: number;
 }
 
 export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
@@ -359,7 +363,7 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     searched.push(angle);
     const turned = angle === 0 ? g : await turn(g, angle);
     // Tilt passes look for tilts themselves only in the passes asked for, not in their own.
-    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin);
+    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint);
     // Lines descending to the right by d degrees become level after a further turn by −d.
     for (const d of found.tilts ?? []) {
       const next = Math.round((angle - d) * 4) / 4;

@@ -76,6 +76,31 @@ export interface ScanOptions {
   upscale?: UpscaleOptions;
   /** 2.4: a bounded cost for enlarged (small-glyph) bands that cannot be read (`EnlargedBandBounds`). */
   enlargedBand?: EnlargedBandBounds;
+  /**
+   * 2.5: stop a band (both turns) as soon as two of its tesseract reads are valid and print
+   * different lines. 2.1's rule already makes such a band unreadable, but only after a further
+   * read (`retryBand`), and 2.0's confirmation lets a third read side with the first. On enlarged
+   * small print ('enlarged': bands under `upscale.belowPx`) two reads that pass every check and
+   * disagree (mostly on the name line, which no check digit covers) mean the print is below what
+   * the model resolves, and the reads still to come are the costliest. 'all' applies it to every
+   * band: measured on the tuning copies, it lost a blurred copy that 2.0's 2:1 confirmation reads
+   * right (`MICHAEL`, `BICHAEL`, `MICHAEL`), so 2.5 keeps that confirmation for normal print.
+   */
+  conflictStop?: 'enlarged' | 'all';
+  /**
+   * 2.5: when no read was confirmed, the scan's reason is `mrz_unreadable`. 2.0–2.4 reported the
+   * best unconfirmed read as `mrz_check_digits_failed` whenever its structure was sound, even when
+   * all its check digits held or a lone misread broke one; that reason is kept for a check digit
+   * that fails in two agreeing reads (a misprint or an edit).
+   */
+  honestReason?: boolean;
+  /**
+   * 2.5: when neither the text-angle nor the quarter-turn search finds any band, search once more
+   * with the text mask's level at this fraction of Otsu's (`locate.ts` `textMask`). Bold dark print
+   * elsewhere in the frame (a vendor overlay, a large caption) can set Otsu's level above a pale
+   * MRZ's thin strokes. Only frames with no band at all pay for it.
+   */
+  faintSearch?: number;
 }
 
 /**
@@ -510,10 +535,19 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const bandLog = new Map<string, Interpreted[]>();
   const stopped = new Set<string>();
   let rightWayUp = false;
+  /** 2.5 (`conflictStop`): the valid tesseract reads of each band (both turns), and the bands stopped by two of them that disagree. */
+  const validReads = new Map<number, Interpreted[]>();
+  const conflicted = new Set<number>();
+  const noteValid = (bi: number, b: MrzBand, r: Interpreted | null) => {
+    if (!opts.conflictStop || !r?.valid || (opts.conflictStop === 'enlarged' && !(opts.upscale && b.lineHeight < opts.upscale.belowPx))) return;
+    const log = [...(validReads.get(bi) ?? []), r];
+    validReads.set(bi, log);
+    if (log.some((x) => x.lines.join('|') !== r.lines.join('|'))) conflicted.add(bi);
+  };
   const bounds = opts.enlargedBand;
   const enlarged = (b: MrzBand) => !!bounds && !!opts.upscale && b.lineHeight < opts.upscale.belowPx;
   /** No more reads of this band: the image budget, or (2.4) the enlarged band's own bounds. */
-  const bandSpent = (bi: number, b: MrzBand, flipped: boolean) => spent() || stopped.has(`${bi}:${flipped}`) || (enlarged(b) && (perBand.get(bi) ?? 0) >= bounds!.maxReads);
+  const bandSpent = (bi: number, b: MrzBand, flipped: boolean) => spent() || stopped.has(`${bi}:${flipped}`) || conflicted.has(bi) || (enlarged(b) && (perBand.get(bi) ?? 0) >= bounds!.maxReads);
   /** 2.4: logs a tesseract read of an enlarged band; two reads with no line in common stop it. */
   const note = (bi: number, b: MrzBand, flipped: boolean, r: Interpreted | null) => {
     if (r?.parsed && r.checksOk >= r.parsed.checks.length / 2) rightWayUp = true;
@@ -585,6 +619,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r);
+      noteValid(bi, b, r);
       // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
       // whole lines from tesseract's global threshold. Read it once more with the background
       // flattened before turning it.
@@ -600,6 +635,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         earlier.push({ variant: 'flat', r: null });
         attempts.push({ band: bi, flipped, source: 'tesseract:flat', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t1 });
         note(bi, b, flipped, r);
+        noteValid(bi, b, r);
       }
       if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
       if (r?.valid) {
@@ -648,6 +684,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
+      noteValid(bi, b, r2);
       if (!r2) continue;
       pool.push(r2);
       if (r2.checksOk > best!.r.checksOk) best = { r: r2, band: b, flipped };
@@ -702,6 +739,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
+      noteValid(bi, b, r2);
+      // 2.5 (`conflictStop`): a second valid version: no later read may side with the first.
+      if (conflicted.has(bi)) break;
       confirmed = same(r2);
       if (confirmed) break;
     }
@@ -732,10 +772,17 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (done) return done;
     }
   }
+  if (!bands.length && opts.faintSearch) {
+    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch });
+    for (let i = 0; i < bands.length; i++) {
+      const done = await tryBand(i, bands[i]!);
+      if (done) return done;
+    }
+  }
   if (!best) return { parsed: null, valid: false, reason: bands.length ? 'mrz_unreadable' : 'mrz_not_found', lineConfidence: [], confidence: 0, nameConfirmed: false, corrections: 0, attempts, bandsFound: bands.length };
   const b = best as { r: Interpreted; band: MrzBand; flipped: boolean };
   return {
-    parsed: b.r.parsed, valid: false, reason: b.r.parsed && b.r.parsed.structureErrors.length === 0 ? 'mrz_check_digits_failed' : 'mrz_unreadable',
+    parsed: b.r.parsed, valid: false, reason: !opts.honestReason && b.r.parsed && b.r.parsed.structureErrors.length === 0 ? 'mrz_check_digits_failed' : 'mrz_unreadable',
     lineConfidence: b.r.confidences, confidence: Math.min(...b.r.confidences) / 2, nameConfirmed: false, corrections: b.r.corrections,
     band: { ...strip(b.band), flipped: b.flipped }, attempts, bandsFound: bands.length,
   };

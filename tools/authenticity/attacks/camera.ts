@@ -176,7 +176,8 @@ export async function flatCapture(obj: { width: number; height: number; rgb: Uin
   return { width, height, rgb: out, zones };
 }
 
-function exifDate(d: Date): string {
+/** EXIF date-time (DateTime, DateTimeOriginal): 19 ASCII characters, UTC. */
+export function exifDate(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}:${p(d.getUTCMonth() + 1)}:${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 }
