@@ -24,8 +24,10 @@ import { fmt, summarize } from './stats.js';
 import { captureGenuineCase, prepareGenuineApplicant } from './genuine-case.js';
 import { createCaptureAdvisor } from '../engine/capture-advice.js';
 import { Connection, WorkflowClient } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+// The package is CommonJS: Node's ESM loader cannot name its exports, so take the default.
+import protoPackage from '@temporalio/proto';
 import { caseWorkflowId } from '../domain/workflow-messages.js';
+const { temporal } = protoPackage;
 
 const { values } = parseArgs({ options: {
   cases: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '4' }, single: { type: 'string', default: '3' },
