@@ -1,5 +1,6 @@
 import type { LumaCoefficients } from '../image/jpeg-coefficients.js';
 import type { BlockMap } from './block-maps.js';
+import { dqPeakTiles } from './tile-maps.js';
 
 /**
  * Region scan statistics (feature set v8, settings v9): is there ONE rectangle of the image whose
@@ -236,7 +237,7 @@ export function regionScan(input: RegionScanInput): RegionScan {
     }
   }
 
-  if (input.coefficients) dqPeakTiles(input.coefficients, input.origin, cols, rows, usable, ch.dq);
+  if (input.coefficients) dqPeakTiles(input.coefficients, input.origin, SCAN_TILE, cols, rows, usable, 6, ch.dq);
   if (input.dql && input.dql.cols > 0) {
     // Same 32-px grid from the same origin; the likelihood map may be a tile shorter at the edges.
     for (let r = 0; r < Math.min(rows, input.dql.rows); r++) for (let c = 0; c < Math.min(cols, input.dql.cols); c++) ch.dql[r * cols + c] = input.dql.tiles[r * input.dql.cols + c]!;
@@ -314,49 +315,4 @@ export function regionScan(input: RegionScanInput): RegionScan {
   const features = [...SCAN_CHANNELS.flatMap((_, k) => [tmax[k]!, tmin[k]!, effect[k]!]), Math.log1p(bestQ), bestCount, Math.log1p(bestQ) - Math.log1p(second.q)].map((v) => (Number.isFinite(v) ? v : 0));
   if (features.length !== REGION_SCAN_FEATURE_NAMES.length) throw new Error(`region scan features ${features.length} ≠ ${REGION_SCAN_FEATURE_NAMES.length}`);
   return { features, box: bestBox };
-}
-
-/**
- * Per 32-px tile, the mean log "peak-ness" of its blocks' low-frequency coefficients in the
- * file's own histograms (a value on a histogram peak of a twice-saved image scores high; a block
- * saved once, pasted in, fills the valleys and scores low). Same measure as tile-maps.ts' `dq`.
- */
-function dqPeakTiles(coef: LumaCoefficients, origin: { left: number; top: number }, cols: number, rows: number, usable: Uint8Array, out: Float64Array): void {
-  const { blocksWide, blocksHigh, coefficients: q } = coef;
-  const F = [1, 8, 9, 2, 16, 17, 10, 3, 24, 18, 11, 4, 25, 32, 19];
-  const R = 40;
-  const hist = F.map(() => new Float64Array(2 * R + 3));
-  const nb = blocksWide * blocksHigh;
-  for (let b = 0; b < nb; b++) {
-    for (let f = 0; f < F.length; f++) {
-      const v = q[b * 64 + F[f]!]!;
-      if (v >= -R && v <= R) hist[f]![v + R + 1]!++;
-    }
-  }
-  const peak = hist.map((h) => {
-    const p = new Float64Array(h.length);
-    for (let k = 1; k < h.length - 1; k++) p[k] = Math.log((h[k]! + 1) / ((h[k - 1]! + h[k + 1]!) / 2 + 1));
-    return p;
-  });
-  const bx0 = origin.left >> 3, by0 = origin.top >> 3;
-  const bpt = SCAN_TILE / 8;
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const t = r * cols + c;
-      if (!usable[t]) continue;
-      let s = 0, m = 0;
-      for (let y = 0; y < bpt; y++) for (let x = 0; x < bpt; x++) {
-        const bx = bx0 + c * bpt + x, by = by0 + r * bpt + y;
-        if (bx >= blocksWide || by >= blocksHigh) continue;
-        const b = by * blocksWide + bx;
-        for (let f = 0; f < F.length; f++) {
-          const v = q[b * 64 + F[f]!]!;
-          if (v === 0 || v < -R || v > R) continue;
-          s += peak[f]![v + R + 1]!;
-          m++;
-        }
-      }
-      if (m >= 6) out[t] = s / m;
-    }
-  }
 }

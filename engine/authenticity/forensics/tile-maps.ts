@@ -260,47 +260,8 @@ export function tileMaps(
   let dqAvailable = 0;
   const dqLevels: number[] = [];
   if (coefficients) {
-    const { blocksWide, blocksHigh, coefficients: q } = coefficients;
-    const F = [1, 8, 9, 2, 16, 17, 10, 3, 24, 18, 11, 4, 25, 32, 19]; // natural-order indices, low AC frequencies
-    const R = 40;
-    const hist = F.map(() => new Float64Array(2 * R + 3));
-    const nb = blocksWide * blocksHigh;
-    for (let b = 0; b < nb; b++) {
-      for (let f = 0; f < F.length; f++) {
-        const v = q[b * 64 + F[f]!]!;
-        if (v >= -R && v <= R) hist[f]![v + R + 1]!++;
-      }
-    }
-    // Log peak-ness of each value: its count against its neighbours' mean.
-    const peak = hist.map((h) => {
-      const out = new Float64Array(h.length);
-      for (let k = 1; k < h.length - 1; k++) out[k] = Math.log((h[k]! + 1) / ((h[k - 1]! + h[k + 1]!) / 2 + 1));
-      return out;
-    });
-    const bx0 = origin.left >> 3, by0 = origin.top >> 3;
-    const bpt = TILE / 8;
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const t = r * cols + c;
-        if (!usable[t]) continue;
-        let s = 0, m = 0;
-        for (let y = 0; y < bpt; y++) for (let x = 0; x < bpt; x++) {
-          const bx = bx0 + c * bpt + x, by = by0 + r * bpt + y;
-          if (bx >= blocksWide || by >= blocksHigh) continue;
-          const b = by * blocksWide + bx;
-          for (let f = 0; f < F.length; f++) {
-            const v = q[b * 64 + F[f]!]!;
-            if (v === 0 || v < -R || v > R) continue;
-            s += peak[f]![v + R + 1]!;
-            m++;
-          }
-        }
-        if (m >= 12) {
-          dqV[t] = s / m;
-          dqLevels.push(dqV[t]!);
-        }
-      }
-    }
+    dqPeakTiles(coefficients, origin, TILE, cols, rows, usable, 12, dqV);
+    for (let t = 0; t < n; t++) if (!Number.isNaN(dqV[t]!)) dqLevels.push(dqV[t]!);
     dqAvailable = dqLevels.length >= 8 ? 1 : 0;
   }
   const zDq = dqAvailable ? robust(dqV, usable, 0.03).map((v) => -v) : new Float64Array(n).fill(Number.NaN);
@@ -359,4 +320,65 @@ export function tileMaps(
       dq: { p99_z: dqStats[0], cluster: dqStats[2] },
     },
   };
+}
+
+/** Low AC frequencies (natural-order indices) whose histograms the double-quantisation measure reads. */
+const DQ_FREQUENCIES = [1, 8, 9, 2, 16, 17, 10, 3, 24, 18, 11, 4, 25, 32, 19];
+const DQ_RANGE = 40;
+
+/**
+ * Per tile, the mean log "peak-ness" of its blocks' low-frequency coefficients in the file's own
+ * histograms: a value on a histogram peak of a twice-saved image scores high; a block saved once and
+ * pasted in fills the valleys and scores low. Written to `out[t]` for usable tiles with at least
+ * `minCount` non-zero coefficients; other tiles are left as they are. Shared by the tile maps and
+ * the region scan so the two read the same measure.
+ */
+export function dqPeakTiles(
+  coef: LumaCoefficients,
+  origin: { left: number; top: number },
+  tile: number,
+  cols: number,
+  rows: number,
+  usable: Uint8Array,
+  minCount: number,
+  out: Float64Array,
+): void {
+  const { blocksWide, blocksHigh, coefficients: q } = coef;
+  const F = DQ_FREQUENCIES;
+  const R = DQ_RANGE;
+  const hist = F.map(() => new Float64Array(2 * R + 3));
+  const nb = blocksWide * blocksHigh;
+  for (let b = 0; b < nb; b++) {
+    for (let f = 0; f < F.length; f++) {
+      const v = q[b * 64 + F[f]!]!;
+      if (v >= -R && v <= R) hist[f]![v + R + 1]!++;
+    }
+  }
+  // Log peak-ness of each value: its count against its neighbours' mean.
+  const peak = hist.map((h) => {
+    const p = new Float64Array(h.length);
+    for (let k = 1; k < h.length - 1; k++) p[k] = Math.log((h[k]! + 1) / ((h[k - 1]! + h[k + 1]!) / 2 + 1));
+    return p;
+  });
+  const bx0 = origin.left >> 3, by0 = origin.top >> 3;
+  const bpt = tile / 8;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const t = r * cols + c;
+      if (!usable[t]) continue;
+      let s = 0, m = 0;
+      for (let y = 0; y < bpt; y++) for (let x = 0; x < bpt; x++) {
+        const bx = bx0 + c * bpt + x, by = by0 + r * bpt + y;
+        if (bx >= blocksWide || by >= blocksHigh) continue;
+        const b = by * blocksWide + bx;
+        for (let f = 0; f < F.length; f++) {
+          const v = q[b * 64 + F[f]!]!;
+          if (v === 0 || v < -R || v > R) continue;
+          s += peak[f]![v + R + 1]!;
+          m++;
+        }
+      }
+      if (m >= minCount) out[t] = s / m;
+    }
+  }
 }
