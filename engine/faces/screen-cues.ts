@@ -239,6 +239,11 @@ export function screenFrame(img: RgbImage, face: Box): ScreenFrame {
  * camera: mean |Cb − 128| + |Cr − 128| under 2) reads NaN, not measurable.
  */
 export function skinToneFraction(img: RgbImage, face: Box): number {
+  return skinShare(img, face, null);
+}
+
+/** The skin share of the face's central box, each channel read through `lut` when given (white balance). */
+function skinShare(img: RgbImage, face: Box, lut: Float64Array[] | null): number {
   const b = scaleBox(face, 0.7);
   const x0 = Math.max(0, Math.floor(b.x)), x1 = Math.min(img.width, Math.ceil(b.x + b.width));
   const y0 = Math.max(0, Math.floor(b.y)), y1 = Math.min(img.height, Math.ceil(b.y + b.height));
@@ -246,7 +251,9 @@ export function skinToneFraction(img: RgbImage, face: Box): number {
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = (y * img.width + x) * 3;
-      const r = img.data[i]!, g = img.data[i + 1]!, bl = img.data[i + 2]!;
+      const r = lut ? lut[0]![img.data[i]!]! : img.data[i]!;
+      const g = lut ? lut[1]![img.data[i + 1]!]! : img.data[i + 1]!;
+      const bl = lut ? lut[2]![img.data[i + 2]!]! : img.data[i + 2]!;
       const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * bl;
       const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * bl;
       if (cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) skin++;
@@ -315,22 +322,7 @@ export function whiteBalancedSkinTone(img: RgbImage, face: Box, wb: { percentile
   const gains = (white ? white.map((w) => (w > 0 ? Math.min(wb.maxGain, Math.max(1 / wb.maxGain, mean / w)) : wb.maxGain)) : [1, 1, 1]) as [number, number, number];
   // (A gain of exactly 1 maps each level to itself, so no scene white gives skinToneFraction's count.)
   const lut = gains.map((g) => Float64Array.from({ length: 256 }, (_, v) => (g === 1 ? v : toSrgb(LINEAR[v]! * g))));
-  const b = scaleBox(face, 0.7);
-  const x0 = Math.max(0, Math.floor(b.x)), x1 = Math.min(img.width, Math.ceil(b.x + b.width));
-  const y0 = Math.max(0, Math.floor(b.y)), y1 = Math.min(img.height, Math.ceil(b.y + b.height));
-  let skin = 0, n = 0, chroma = 0;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const i = (y * img.width + x) * 3;
-      const r = lut[0]![img.data[i]!]!, g = lut[1]![img.data[i + 1]!]!, bl = lut[2]![img.data[i + 2]!]!;
-      const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * bl;
-      const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * bl;
-      if (cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173) skin++;
-      chroma += Math.abs(cb - 128) + Math.abs(cr - 128);
-      n++;
-    }
-  }
-  return { fraction: n && chroma / n >= 2 ? skin / n : Number.NaN, gains };
+  return { fraction: skinShare(img, face, lut), gains };
 }
 
 /**
