@@ -24,7 +24,7 @@
  * public footage gathered after every threshold was fixed, never tuned on) is reported on its own,
  * right after the labelled clips.
  *
- * `--json FILE` also writes every per-case result; `--set labels|attacks|unseen` runs one set only (`--set unseen-tuning`: the
+ * `--json FILE` also writes every per-case result; `--set labels|attacks|unseen|page-rate` runs one set only (`--set unseen-tuning`: the
  * tuning part of the new footage, only ever on request);
  * `--turn-identity` runs the measured-and-rejected turn_identity signal with the current settings;
  * `--print-rigidity` the proposed (not adopted) rigid-sheet print cue.
@@ -42,7 +42,7 @@ import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { CURRENT_FACE_SETTINGS, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V7, PRINT_RIGIDITY_EXPERIMENT, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
-import { attackSetCases, clipPath, labelledCapture, labelledCases, missingFrameSequences, unseenSetCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
+import { attackSetCases, clipPath, labelledCapture, labelledCases, missingFrameSequences, pageRateSetCases, unseenSetCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
 import { explainedSkinTone, screenFrame, skinToneFraction, whiteBalancedSkinTone } from '../engine/faces/screen-cues.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
@@ -71,7 +71,7 @@ for (const c of labels.cases) {
 const models = await loadFaceModels(modelsDir(), settings);
 
 interface Result {
-  set: 'labels' | 'attacks' | 'unseen' | 'unseen-tuning';
+  set: 'labels' | 'attacks' | 'unseen' | 'unseen-tuning' | 'page-rate';
   /** Attack set only: the deepfake fed by a virtual camera (no screen light on it), a third pass with the colour signal. */
   injected?: boolean;
   /**
@@ -101,6 +101,7 @@ const all = [
   ...(onlySet && onlySet !== 'labels' ? [] : labels.cases.map((c, n) => ({ c, set: 'labels' as const, seed: 1000 + n }))),
   ...(onlySet && onlySet !== 'attacks' ? [] : attackSetCases().map((c, n) => ({ c, set: 'attacks' as const, seed: 3000 + n }))),
   ...(onlySet && onlySet !== 'unseen' ? [] : unseenSetCases().map((c, n) => ({ c, set: 'unseen' as const, seed: 7000 + n }))),
+  ...(onlySet && onlySet !== 'page-rate' ? [] : pageRateSetCases().map((c, n) => ({ c, set: 'page-rate' as const, seed: 8000 + n }))),
   // The tuning part of the new footage runs only when asked for: it is for fitting a new cue, not a result.
   ...(onlySet === 'unseen-tuning' ? unseenTuningCases().map((c, n) => ({ c, set: 'unseen-tuning' as const, seed: 9000 + n })) : []),
 ];
@@ -225,6 +226,10 @@ if (results.some((r) => r.set === 'unseen')) report(
   'Public unseen set (bench/liveness-unseen.json: public footage gathered after every threshold was fixed, never tuned on; print = printed photo, screen_replay = replay, deepfake = face swap)',
   results.filter((r) => r.set === 'unseen'),
 );
+for (const held of [true, false]) {
+  const rs = results.filter((r) => r.set === 'page-rate' && r.held_out === held);
+  if (rs.length) report(`Public page-rate set (bench/liveness-page-rate.json: public footage at >= 10 fps gathered after every threshold was fixed; deepfake = face swap or lip-sync; no print or replay footage at this rate exists here), ${held ? 'HELD-OUT' : 'tuning'} side of its hash rule`, rs);
+}
 if (results.some((r) => r.set === 'unseen-tuning')) report('TUNING part of the new footage (Replay-Attack train split; for fitting a new cue only, not a result)', results.filter((r) => r.set === 'unseen-tuning'));
 report('Held-out attack set: real-time face swaps (DeepFaceLive demos) and the real people driving them (bench/liveness-attacks.json; never tuned on); deepfakes lit like genuine captures with colour (worst case: the swap keeps the tint)', results.filter((r) => r.set === 'attacks' && !r.injected && !r.turns));
 {

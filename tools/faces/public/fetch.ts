@@ -61,10 +61,11 @@ export const PUBLIC_VIDEOS_DATA_DIR = path.resolve(PUBLIC_FACES_DATA_DIR, '..', 
 
 /**
  * `videos.json` (clips of the labelled liveness cases), `attack-videos.json` (the held-out
- * attack set of bench/liveness-attacks.json: real-time face-swap demos) and `unseen-videos.json`
- * (the public unseen set of bench/liveness-unseen.json), one manifest each.
+ * attack set of bench/liveness-attacks.json: real-time face-swap demos), `unseen-videos.json`
+ * (the public unseen set of bench/liveness-unseen.json) and `page-rate-videos.json` (the page-rate set of
+ * bench/liveness-page-rate.json: footage at >= 10 fps), one manifest each.
  */
-export const PUBLIC_VIDEO_MANIFESTS = ['videos.json', 'attack-videos.json', 'unseen-videos.json'] as const;
+export const PUBLIC_VIDEO_MANIFESTS = ['videos.json', 'attack-videos.json', 'unseen-videos.json', 'page-rate-videos.json'] as const;
 
 export function loadPublicVideos(manifests: readonly string[] = PUBLIC_VIDEO_MANIFESTS): PublicVideo[] {
   return manifests.flatMap((f) => JSON.parse(readFileSync(path.join(PUBLIC_FACES_DIR, f), 'utf8')) as PublicVideo[]);

@@ -23,14 +23,21 @@ export function ffmpegPath(): string {
  * frames in a temporary directory that is removed before returning. ffmpeg sniffs the container,
  * which matters: several shared clips are WebM behind an `.mp4` name.
  */
-export async function decodeClip(file: string, opts: { startS: number; durationS: number; fps: number; maxSide: number; crop?: 'left' | 'right' }): Promise<DecodedFrame[]> {
+function cropFilter(crop: 'left' | 'right' | 'centre' | undefined): string {
+  if (!crop) return '';
+  if (crop === 'centre') return 'crop=ih:ih:(iw-ih)/2:0,';
+  return `crop=iw/2:ih:${crop === 'left' ? 0 : 'iw/2'}:0,`;
+}
+
+export async function decodeClip(file: string, opts: { startS: number; durationS: number; fps: number; maxSide: number; crop?: 'left' | 'right' | 'centre' }): Promise<DecodedFrame[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'faces-clip-'));
   try {
     const scale = `scale=${opts.maxSide}:${opts.maxSide}:force_original_aspect_ratio=decrease`;
     await run(ffmpegPath(), [
       '-v', 'error', '-ss', String(opts.startS), '-t', String(opts.durationS), '-i', file,
-      // `crop`: one half of a side-by-side clip (the attack set's face-swap demos: original | swapped).
-      '-vf', `${opts.crop ? `crop=iw/2:ih:${opts.crop === 'left' ? 0 : 'iw/2'}:0,` : ''}fps=${opts.fps},${scale}`, '-q:v', '3', path.join(dir, '%05d.jpg'),
+      // `crop`: one half of a side-by-side clip (the attack set's face-swap demos: original | swapped);
+      // `centre`: the middle square of a wide frame (a square picture inside a white 16:9 frame).
+      '-vf', `${cropFilter(opts.crop)}fps=${opts.fps},${scale}`, '-q:v', '3', path.join(dir, '%05d.jpg'),
     ]);
     const names = (await readdir(dir)).filter((n) => n.endsWith('.jpg')).sort();
     return Promise.all(

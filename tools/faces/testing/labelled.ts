@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { issueChallenge, type TLivenessChallenge, type TLivenessStep } from '../../../domain/liveness.js';
@@ -18,8 +19,8 @@ export interface LabelledCase {
   steps: { step: TLivenessStep; motion_s: [number, number] }[];
   blinks_s: number[];
   held_out: boolean;
-  /** One half of a side-by-side clip (bench/liveness-attacks.json). */
-  crop?: 'left' | 'right';
+  /** One half of a side-by-side clip (bench/liveness-attacks.json), or the middle square of a wide frame. */
+  crop?: 'left' | 'right' | 'centre';
 }
 
 /**
@@ -50,6 +51,20 @@ export function attackSetCases(): LabelledCase[] {
  */
 export function unseenSetCases(): LabelledCase[] {
   return [...(JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-unseen.json'), 'utf8')) as { cases: LabelledCase[] }).cases, ...frameSequenceCases('unseen')];
+}
+
+/**
+ * The public page-rate set (bench/liveness-page-rate.json, clips of tools/faces/public/page-rate-videos.json):
+ * footage at >= 10 fps gathered after every threshold was fixed; each case's split comes from the
+ * project's hash rule applied to its source repository (`pageRateHeldOut`), fixed before any run.
+ */
+export function pageRateSetCases(): LabelledCase[] {
+  return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'bench', 'liveness-page-rate.json'), 'utf8')) as { cases: LabelledCase[] }).cases;
+}
+
+/** The split rule of the page-rate set: the labelled set's rule (sha256 starts with 0–4) on the source repository, so one person never sits on both sides. */
+export function pageRateHeldOut(repo: string): boolean {
+  return '01234'.includes(createHash('sha256').update(repo).digest('hex')[0]!);
 }
 
 /** The tuning part of the unseen footage (Replay-Attack's train split): for fitting a new cue, never reported as unseen. */
