@@ -16,6 +16,13 @@
  * `--clips` applies it to the real video clips at the page's rate (10 fps): the labelled genuine
  * clips, the DeepFaceLive drivers and swaps, the unseen set's clips — what the 2-fps bounds would
  * cost genuine people filmed at a real frame rate (no print footage at that rate exists here).
+ * `--cadence MS` (wt27d) also measures every 10-fps capture thinned to one frame per MS ms before the
+ * two measures are taken: the rule was fitted on 2-fps sequences (20 frames, 500 ms apart), and a
+ * maximum over frame pairs grows with the frame count, so `--cadence 500` asks whether the page's
+ * captures, sampled as the rule was fitted, keep genuine people above it and flat pictures below.
+ * It runs on the TUNING side only: the labelled tuning clips (not held out), the page-rate set's
+ * tuning side, and `--synthetic` (the liveness bench's still photos, planar warps and simulated
+ * hand-held prints at 10 fps). Nothing is fitted there: the rule stays the 2-fps one.
  */
 import { decodeImage } from '../engine/faces/image.js';
 import { analyseFrame } from '../engine/faces/frame-analysis.js';
@@ -26,24 +33,48 @@ import { CURRENT_FACE_SETTINGS } from '../engine/faces/settings.js';
 import { modelsDir } from '../engine/assets.js';
 import type { Point } from '../engine/faces/image.js';
 import { decodeClip } from '../tools/faces/testing/clips.js';
-import { attackSetCases, clipPath, frameSequenceFrames, labelledCases, unseenSetCases, unseenTuningCases, type LabelledCase } from '../tools/faces/testing/labelled.js';
+import { attackSetCases, clipPath, frameSequenceFrames, labelledCases, pageRateSetCases, unseenSetCases, unseenTuningCases, type LabelledCase } from '../tools/faces/testing/labelled.js';
+import { planarTurnFrames, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
+import { facesDir } from '../engine/assets.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 
 const settings = CURRENT_FACE_SETTINGS;
 const models = await loadFaceModels(modelsDir(), settings);
 
 interface Measured { id: string; kind: string; parallax: number; deform: number; faces: number }
+type FaceFrame = { lm: Point[]; ed: number; t: number };
 
-async function measure(c: LabelledCase): Promise<Measured> {
-  const faces: { lm: Point[]; ed: number }[] = [];
+/** One frame per `ms` (the first, then each frame at least `ms` after the last kept one). */
+function thin(faces: FaceFrame[], ms: number): FaceFrame[] {
+  const out: FaceFrame[] = [];
+  for (const f of faces) if (!out.length || f.t - out[out.length - 1]!.t >= ms - 1) out.push(f);
+  return out;
+}
+
+function rigidityOf(id: string, kind: string, faces: FaceFrame[]): Measured {
+  const r = sheetRigidity(faces.map((f) => ({ landmarks: f.lm, eyeDistance: f.ed })));
+  return { id, kind, parallax: r?.parallax ?? 0, deform: r?.deformation ?? 0, faces: faces.length };
+}
+
+async function faceFrames(frames: { image: Buffer; timestampMs: number }[]): Promise<FaceFrame[]> {
+  const faces: FaceFrame[] = [];
+  for (const f of frames) {
+    const a = await analyseFrame(models, await decodeImage(f.image, settings.frameMaxSide), 0.25);
+    if (a.face) faces.push({ lm: a.face.landmarks, ed: a.face.eyeDistance, t: f.timestampMs });
+  }
+  return faces;
+}
+
+async function caseFaces(c: LabelledCase): Promise<FaceFrame[]> {
   const frames = c.file.startsWith('frames/')
     ? frameSequenceFrames(c.file, c.start_s, c.duration_s)
     : await decodeClip(clipPath(c.file), { startS: c.start_s, durationS: c.duration_s, fps: 10, maxSide: 480, ...(c.crop ? { crop: c.crop } : {}) });
-  for (const f of frames) {
-    const a = await analyseFrame(models, await decodeImage(f.image, settings.frameMaxSide), 0.25);
-    if (a.face) faces.push({ lm: a.face.landmarks, ed: a.face.eyeDistance });
-  }
-  const r = sheetRigidity(faces.map((f) => ({ landmarks: f.lm, eyeDistance: f.ed })));
-  return { id: c.id, kind: c.kind, parallax: r?.parallax ?? 0, deform: r?.deformation ?? 0, faces: faces.length };
+  return faceFrames(frames);
+}
+
+async function measure(c: LabelledCase): Promise<Measured> {
+  return rigidityOf(c.id, c.kind, await caseFaces(c));
 }
 
 const heldOut = process.argv.includes('--held-out');
@@ -95,6 +126,41 @@ if (process.argv.includes('--clips')) {
       const hit = k.filter((r) => r.parallax < rule.parallax && r.deform < rule.deform);
       console.log(`${kind}: ${hit.length}/${k.length} [${hit.map((r) => r.id).join(', ')}]; parallax ${fmt(k.map((r) => r.parallax))}; deform ${fmt(k.map((r) => r.deform))}`);
     }
+  }
+}
+const cadenceArg = process.argv.includes('--cadence') ? Number(process.argv[process.argv.indexOf('--cadence') + 1]) : undefined;
+if (cadenceArg !== undefined) {
+  if (!(cadenceArg > 0)) throw new Error('--cadence: milliseconds between kept frames');
+  // Tuning side only: what this asks is whether to build the cue at the page's rate, so no held-out clip.
+  const cases: { id: string; kind: string; faces: FaceFrame[] }[] = [];
+  for (const c of [...labelledCases().filter((x) => !x.held_out), ...pageRateSetCases().filter((x) => !x.held_out)]) {
+    try {
+      cases.push({ id: c.id, kind: c.kind, faces: await caseFaces(c) });
+    } catch (e) {
+      console.log(`(${c.id} skipped: ${(e as Error).message})`);
+    }
+  }
+  if (process.argv.includes('--synthetic')) {
+    // The liveness bench's synthetic attacks, same photos and motions, 10 fps, 4 s.
+    const PHOTOS = ['obama.jpg', 'biden.jpg', 'faceonnx/brad_2.jpg', 'faceonnx/nicole_2.jpg', 'rose_leslie_img2.jpg', 'faceonnx/sarah_2.jpg', 'alex_lacamoire_img1.jpg', 'minivision/image_T1.jpg'];
+    const yaw = (t: number) => (t < 1500 || t > 3000 ? 0 : -50 * Math.sin(((t - 1500) / 1500) * Math.PI));
+    const wobble = (t: number) => 12 * Math.sin((t / 1000) * Math.PI);
+    for (const photo of PHOTOS) {
+      const bytes = await readFile(path.join(facesDir(), photo));
+      cases.push({ id: `still ${photo}`, kind: 'synthetic still photo', faces: await faceFrames(stillFrames(bytes, 40, 10)) });
+      cases.push({ id: `warp ${photo}`, kind: 'synthetic planar warp (turn)', faces: await faceFrames(await planarTurnFrames(bytes, 400, 10, 4000, yaw)) });
+      cases.push({ id: `print ${photo}`, kind: 'synthetic hand-held print', faces: await faceFrames(await planarTurnFrames(await simulatePrint(bytes, 480), 400, 10, 4000, wobble)) });
+    }
+  }
+  for (const [title, ms] of [['every frame (10 fps)', 0], [`thinned to one frame per ${cadenceArg} ms`, cadenceArg]] as const) {
+    const rs = cases.map((c) => rigidityOf(c.id, c.kind, ms ? thin(c.faces, ms) : c.faces));
+    console.log(`\n## tuning-side 10-fps captures, ${title}: dissent (both below the 2-fps rule) on`);
+    for (const kind of [...new Set(rs.map((r) => r.kind))]) {
+      const k = rs.filter((r) => r.kind === kind && r.faces >= 2);
+      const hit = k.filter((r) => r.parallax < rule.parallax && r.deform < rule.deform);
+      console.log(`${kind}: ${hit.length}/${k.length} [${hit.map((r) => r.id).join(', ')}]; parallax ${fmt(k.map((r) => r.parallax))}; deform ${fmt(k.map((r) => r.deform))}; frames p50 ${q(k.map((r) => r.faces), 0.5)}`);
+    }
+    if (process.argv.includes('--list')) for (const r of rs) console.log(`  ${r.kind.padEnd(30)} ${r.id.padEnd(40)} parallax ${r.parallax.toFixed(4)} deform ${r.deform.toFixed(4)} frames ${r.faces}`);
   }
 }
 await models.release();
