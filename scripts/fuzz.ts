@@ -10,7 +10,7 @@
  *
  * The schemathesis binary: SCHEMATHESIS_PATH, else `schemathesis` on PATH, else
  * .data/fuzz-venv/bin/schemathesis (python3 -m venv .data/fuzz-venv && .data/fuzz-venv/bin/pip
- * install -r .ci/requirements.txt).
+ * install -r .ci/requirements.txt -c .ci/constraints.txt).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -31,7 +31,7 @@ function schemathesisBinary(): string {
   if (spawnSync('schemathesis', ['--version']).status === 0) return 'schemathesis';
   const venv = path.join(REPO_ROOT, '.data', 'fuzz-venv', 'bin', 'schemathesis');
   if (existsSync(venv)) return venv;
-  throw new Error('schemathesis not found: python3 -m pip install -r .ci/requirements.txt (or set SCHEMATHESIS_PATH)');
+  throw new Error('schemathesis not found: python3 -m pip install -r .ci/requirements.txt -c .ci/constraints.txt (or set SCHEMATHESIS_PATH)');
 }
 
 const st = schemathesisBinary();
@@ -80,7 +80,12 @@ try {
     '--header', `X-API-Key: ${key}`,
     '--max-time', String(seconds),
     '--seed', seed,
-    '--workers', '2',
+    // One worker: schemathesis's workers are threads, and on CPython 3.11.7 (this machine's python3)
+    // two threads in ast.parse at once race on the AST converter's recursion counter
+    // (CPython gh-106905): hypothesis parses a strategy's source to name its lambdas, and the race
+    // ends that operation with "SystemError: AST constructor recursion depth mismatch" — a tool
+    // error that fails the run without any request being wrong (seen in CI on 2026-11-28).
+    '--workers', '1',
     '--request-timeout', '20',
     '--generation-database', 'none',
     '--report', 'junit,ndjson', '--report-dir', reportDir,
