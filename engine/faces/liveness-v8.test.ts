@@ -8,7 +8,8 @@ import { evaluateLiveness } from './liveness.js';
 import { blinkEvents, movementEvents, scriptOf } from './liveness-v2.js';
 import { meanRotation, relativeYawPitch } from './pose.js';
 import { FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V7, FACE_SETTINGS_V8 } from './settings.js';
-import { labelledCapture, labelledCases, LABELLED_NOW, type LabelledCase } from '../../tools/faces/testing/labelled.js';
+import { decodeClip } from '../../tools/faces/testing/clips.js';
+import { clipPath, labelledCapture, labelledCases, LABELLED_NOW, type LabelledCase } from '../../tools/faces/testing/labelled.js';
 
 // v4 and v8 pin the same model files: one set of sessions serves both.
 const faceModels = useFaceModels(FACE_SETTINGS_V8);
@@ -129,6 +130,27 @@ describe('faces v8 blinks during a head turn (real tuning clips)', () => {
       expect(withView.filter(turned), id).toEqual([]);
       expect(withView, id).toEqual(without);
     }
+  });
+
+  it('a real blink inside a real turn (tuning footage): v8 reads the shut eye itself, v4 only the reopening one near neutral', async () => {
+    // noddingpigeon_head_turning.mp4 (the tuning clip behind n_head_shaking, 0–4 s) at 5.5–7.5 s: the
+    // man shakes his head and, at 6.2 s and 23° of yaw, shuts his eyes for one frame and half-opens them
+    // in the next (checked on a contact sheet); every other frame of the window has open eyes.
+    const frames = await decodeClip(clipPath('noddingpigeon_head_turning.mp4'), { startS: 5.5, durationS: 2.0, fps: 10, maxSide: 480 });
+    const seen: { timestampMs: number; face: FaceObservation }[] = [];
+    for (const f of frames) {
+      const a = await analyseFrame(faceModels(), await decodeImage(f.image, 480), 0.25, { mesh: true, eyes: true });
+      if (a.face) seen.push({ timestampMs: f.timestampMs, face: a.face });
+    }
+    const neutral = { yaw: median(seen.map((f) => f.face.pose.yaw)), pitch: median(seen.map((f) => f.face.pose.pitch)) };
+    const at = 700; // 6.2 s
+    const shut = seen.find((f) => f.timestampMs === at)!;
+    expect(Math.abs(shut.face.pose.yaw - neutral.yaw)).toBeGreaterThanOrEqual(s.turnYawDeg);
+    const peakAt = (ev: { startMs: number; endMs: number; peakIndex: number }[]) => ev.filter((e) => at >= e.startMs - 100 && at <= e.endMs + 200).map((e) => seen[e.peakIndex]!.timestampMs);
+    // v4 sees this blink only where the eye is reopening, back within 15° of neutral (6.4 s).
+    expect(peakAt(blinkEvents(seen, neutral, s, FACE_SETTINGS_V4.v2!.blink).events).every((t) => t !== at)).toBe(true);
+    // v8's near-eye view reads the shut frame in the turn.
+    expect(peakAt(blinkEvents(seen, neutral, s, v8.blink).events)).toContain(at);
   });
 
   it('a real blink whose frames are read as turned: v4 cannot see it, the v8 view finds it from the near eye', async () => {
