@@ -13,7 +13,8 @@ import { noseParallax } from './parallax.js';
 import { sheetRigidity } from './rigidity.js';
 import { cosineSimilarity } from './recognizer.js';
 import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, explainedSkinTone, skinToneFraction, whiteBalancedSkinTone } from './screen-cues.js';
-import { meshEyeAspectRatio } from './eyes.js';
+import { eyeAspectRatio, meshEyeAspectRatio } from './eyes.js';
+import { meanRotation, relativeYawPitch } from './pose.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
 
 export const LIVENESS_V2_COMPONENT = 'face-engine@2';
@@ -47,15 +48,33 @@ export function scriptOf(challenge: TLivenessChallenge): { neutralMs: number; sl
 type Ch = FaceEngineSettings['challenge'];
 
 /** Turns and nods from the rigid pose, relative to the neutral pose; runs of frames become events. */
-export function movementEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch): StepEvent[] {
+/**
+ * v8: how each frame's movement is read (`movement` settings). `relative` gives the frame's yaw and
+ * pitch from the neutral pose (in the neutral head's own frame); a frame is a turn or a nod only
+ * when that rotation is at least `margin` times the other.
+ */
+export interface MovementReading {
+  relative: (face: FaceObservation) => { yaw: number; pitch: number };
+  margin: number;
+}
+
+export function movementEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch, reading?: MovementReading): StepEvent[] {
   const events: StepEvent[] = [];
   let cur: StepEvent | undefined;
   frames.forEach((f, i) => {
-    const yaw = f.face.pose.yaw - neutral.yaw;
-    const pitch = f.face.pose.pitch - neutral.pitch;
+    const rel = reading ? reading.relative(f.face) : { yaw: f.face.pose.yaw - neutral.yaw, pitch: f.face.pose.pitch - neutral.pitch };
+    const { yaw, pitch } = rel;
     let state: TLivenessStep | undefined;
     let mag = 0;
-    if (Math.abs(yaw) >= s.turnYawDeg && Math.abs(yaw) > Math.abs(pitch)) {
+    if (reading) {
+      if (Math.abs(yaw) >= s.turnYawDeg && Math.abs(yaw) >= reading.margin * Math.abs(pitch)) {
+        state = yaw > 0 ? 'turn_left' : 'turn_right';
+        mag = Math.abs(yaw);
+      } else if (Math.abs(pitch) >= s.nodPitchDeg && Math.abs(pitch) >= reading.margin * Math.abs(yaw)) {
+        state = 'nod';
+        mag = Math.abs(pitch);
+      }
+    } else if (Math.abs(yaw) >= s.turnYawDeg && Math.abs(yaw) > Math.abs(pitch)) {
       state = yaw > 0 ? 'turn_left' : 'turn_right';
       mag = Math.abs(yaw);
     } else if (Math.abs(pitch) >= s.nodPitchDeg && Math.abs(pitch) >= Math.abs(yaw)) {
@@ -104,7 +123,7 @@ export function nearNeutral(face: FaceObservation, neutral: { yaw: number; pitch
   return Math.abs(face.pose.yaw - neutral.yaw) < s.turnYawDeg && Math.abs(face.pose.pitch - neutral.pitch) < 2 * s.nodPitchDeg;
 }
 
-export function blinkEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch, b: LivenessV2Settings['blink']): { events: StepEvent[]; baseline: { ear: number; closed: number; mesh_ear?: number } } {
+export function blinkEvents(frames: { timestampMs: number; face: FaceObservation }[], neutral: { yaw: number; pitch: number }, s: Ch, b: LivenessV2Settings['blink']): { events: StepEvent[]; baseline: { ear: number; closed: number; mesh_ear?: number; off_frontal_ear?: [number, number] } } {
   // Eyes are judged on frames near the neutral pose only (both eye models misread eyes in
   // profile); pitch gets twice the nod threshold because a hard blink tips the upper face.
   const near = frames.filter((f) => nearNeutral(f.face, neutral, s));
@@ -127,25 +146,23 @@ export function blinkEvents(frames: { timestampMs: number; face: FaceObservation
   // while the classifier already reads open, and the classifier misreads some eyes entirely);
   // a blink is a dip in either, overlapping dips merged.
   const found: StepEvent[] = [];
-  for (const view of views) {
-    const dip = near.map(view);
-    let i = 0;
-    while (i < near.length) {
-      if (!(dip[i]! >= 1)) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j + 1 < near.length && dip[j + 1]! >= 1) j++;
-      const t0 = near[i]!.timestampMs, t1 = near[j]!.timestampMs;
-      const openBefore = near.some((f, k) => k < i && t0 - f.timestampMs <= b.maxDipMs && dip[k]! < 0.5);
-      const openAfter = near.some((f, k) => k > j && f.timestampMs - t1 <= b.maxDipMs && dip[k]! < 0.5);
-      if (openBefore && openAfter && t1 - t0 <= b.maxDipMs) {
-        let peak = i;
-        for (let k = i; k <= j; k++) if (dip[k]! > dip[peak]!) peak = k;
-        found.push({ step: 'blink', startMs: t0, endMs: t1, peakIndex: frames.indexOf(near[peak]!), magnitude: dip[peak]! });
-      }
-      i = j + 1;
+  for (const view of views) found.push(...shortDips(near, near.map(view), b.maxDipMs).map((e) => ({ ...e, peakIndex: frames.indexOf(near[e.peakIndex]!) })));
+  // v8: blinks during a head turn (the views above read near-neutral frames only, and both eye
+  // models misread the far eye in profile). The eye nearer the camera keeps its width while the head
+  // turns, so its own aspect ratio against its open baseline near neutral still shows the lids meet.
+  let offFrontalBaseline: [number, number] | undefined;
+  if (b.offFrontal) {
+    const o = b.offFrontal;
+    const width = (f: { face: FaceObservation }, a: number, z: number) => Math.hypot(f.face.landmarks[a]![0] - f.face.landmarks[z]![0], f.face.landmarks[a]![1] - f.face.landmarks[z]![1]);
+    const base: [number, number] = [quantile(near.map((f) => eyeAspectRatio(f.face.landmarks, 36)), b.baselinePercentile), quantile(near.map((f) => eyeAspectRatio(f.face.landmarks, 42)), b.baselinePercentile)];
+    offFrontalBaseline = base;
+    const turned = (f: { face: FaceObservation }) => Math.abs(f.face.pose.yaw - neutral.yaw) >= s.turnYawDeg;
+    const read = frames.filter((f) => Math.abs(f.face.pose.yaw - neutral.yaw) < o.maxYawDeg && Math.abs(f.face.pose.pitch - neutral.pitch) < 2 * s.nodPitchDeg);
+    const openness = (f: { face: FaceObservation }) => (width(f, 36, 39) >= width(f, 42, 45) ? eyeAspectRatio(f.face.landmarks, 36) / base[0] : eyeAspectRatio(f.face.landmarks, 42) / base[1]);
+    if (read.length >= 3 && base[0] > 0 && base[1] > 0) {
+      const dips = shortDips(read, read.map((f) => (1 - openness(f)) / o.earDip), b.maxDipMs);
+      // Only the dips that reach into a turn: near neutral the two views above decide, as before.
+      for (const e of dips) if (read.some((f) => f.timestampMs >= e.startMs && f.timestampMs <= e.endMs && turned(f))) found.push({ ...e, peakIndex: frames.indexOf(read[e.peakIndex]!) });
     }
   }
   found.sort((p, q) => p.startMs - q.startMs);
@@ -160,7 +177,35 @@ export function blinkEvents(frames: { timestampMs: number; face: FaceObservation
       }
     } else events.push({ ...e });
   }
-  return { events, baseline: { ear, closed, ...(meshBaseline !== undefined ? { mesh_ear: meshBaseline } : {}) } };
+  return { events, baseline: { ear, closed, ...(meshBaseline !== undefined ? { mesh_ear: meshBaseline } : {}), ...(offFrontalBaseline ? { off_frontal_ear: offFrontalBaseline } : {}) } };
+}
+
+/**
+ * Short dips of one eye view over a run of frames (`dip` ≥ 1 = closed enough): each must last at most
+ * `maxDipMs` and be open again (under half the threshold) within `maxDipMs` on both sides — a blink,
+ * not eyes shut for long, a squint held or a look down. `peakIndex` is an index into `seq`.
+ */
+function shortDips(seq: { timestampMs: number }[], dip: number[], maxDipMs: number): StepEvent[] {
+  const out: StepEvent[] = [];
+  let i = 0;
+  while (i < seq.length) {
+    if (!(dip[i]! >= 1)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < seq.length && dip[j + 1]! >= 1) j++;
+    const t0 = seq[i]!.timestampMs, t1 = seq[j]!.timestampMs;
+    const openBefore = seq.some((f, k) => k < i && t0 - f.timestampMs <= maxDipMs && dip[k]! < 0.5);
+    const openAfter = seq.some((f, k) => k > j && f.timestampMs - t1 <= maxDipMs && dip[k]! < 0.5);
+    if (openBefore && openAfter && t1 - t0 <= maxDipMs) {
+      let peak = i;
+      for (let k = i; k <= j; k++) if (dip[k]! > dip[peak]!) peak = k;
+      out.push({ step: 'blink', startMs: t0, endMs: t1, peakIndex: peak, magnitude: dip[peak]! });
+    }
+    i = j + 1;
+  }
+  return out;
 }
 
 export interface SlotVerdict {
@@ -354,7 +399,17 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   // The eye classifier only where the blink rule reads it (frames near the neutral pose), once that
   // pose is known: the same result as running it on every frame, for less work.
   await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)), v2.blink.darkEyeGain);
-  const moves = movementEvents(frames, neutral, s);
+  // v8: movements read in the neutral head's own frame. Its rotation: the mean over the neutral
+  // frames within 5° of the median pose (a glance away in the straight look does not pull it).
+  let reading: MovementReading | undefined;
+  let neutralRotation: [number[], number[], number[]] | undefined;
+  if (v2.movement) {
+    const steady = neutralRef.filter((f) => Math.abs(f.face.pose.yaw - neutral.yaw) <= 5 && Math.abs(f.face.pose.pitch - neutral.pitch) <= 5);
+    neutralRotation = meanRotation((steady.length ? steady : neutralRef).map((f) => f.face.pose));
+    const R = neutralRotation;
+    if (R) reading = { relative: (face) => relativeYawPitch(face.pose, R), margin: v2.movement.dominanceMargin };
+  }
+  const moves = movementEvents(frames, neutral, s, reading);
   const blinks = blinkEvents(frames, neutral, s, v2.blink);
   const events = [...moves, ...blinks.events].sort((a, b) => a.startMs - b.startMs);
   const verdict = matchScript(script.slots, events, v2.script, { turn: s.turnYawDeg, nod: s.nodPitchDeg });
@@ -381,7 +436,13 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
       spread_yaw: round(spreadOf(neutralFrames.map((f) => f.face.pose.yaw)), 1),
       spread_pitch: round(spreadOf(neutralFrames.map((f) => f.face.pose.pitch)), 1),
     },
-    eye_baseline: { ear: round(blinks.baseline.ear), closed: round(blinks.baseline.closed), ...(blinks.baseline.mesh_ear !== undefined ? { mesh_ear: round(blinks.baseline.mesh_ear) } : {}) },
+    eye_baseline: {
+      ear: round(blinks.baseline.ear),
+      closed: round(blinks.baseline.closed),
+      ...(blinks.baseline.mesh_ear !== undefined ? { mesh_ear: round(blinks.baseline.mesh_ear) } : {}),
+      ...(blinks.baseline.off_frontal_ear ? { off_frontal_ear: blinks.baseline.off_frontal_ear.map((v) => round(v)) } : {}),
+    },
+    ...(v2.movement ? { movement: { frame: reading ? 'neutral_head' : 'image_axes', dominance_margin: v2.movement.dominanceMargin } } : {}),
     max_motion: round(maxMotion),
     pose: rigid68 ? 'landmarks68_rigid' : 'facemesh_rigid',
   };

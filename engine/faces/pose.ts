@@ -6,6 +6,12 @@ export interface HeadPose {
   /** Degrees; positive when the chin goes up. Absolute values are biased: compare within a session. */
   pitch: number;
   roll: number;
+  /**
+   * The fitted rotation, rows r1, r2, r3 (camera x right, y up, z towards the camera ← model axes).
+   * v8 compares two poses in the head's own frame with it (`relativeYawPitch`); the angles above are
+   * read in the image's axes, where a rolled or lifted head's turn also moves pitch.
+   */
+  rotation?: [number[], number[], number[]];
 }
 
 /**
@@ -91,7 +97,41 @@ function weakPerspective(model: Array<[number, number, number]>, image: Point[])
   const r3 = [r1[1]! * r2[2]! - r1[2]! * r2[1]!, r1[2]! * r2[0]! - r1[0]! * r2[2]!, r1[0]! * r2[1]! - r1[1]! * r2[0]!];
   const deg = 180 / Math.PI;
   // r3 is the model's z axis (out of the face) seen in camera coordinates.
-  return { yaw: Math.atan2(r1[2]!, r3[2]!) * deg, pitch: Math.atan2(r2[2]!, r3[2]!) * deg, roll: Math.atan2(r1[1]!, r1[0]!) * deg };
+  return { yaw: Math.atan2(r1[2]!, r3[2]!) * deg, pitch: Math.atan2(r2[2]!, r3[2]!) * deg, roll: Math.atan2(r1[1]!, r1[0]!) * deg, rotation: [r1, r2, r3] };
+}
+
+/**
+ * v8: the mean of rotations (chordal: the summed matrices, orthonormalised again), for the neutral
+ * pose of several frames. Undefined when a pose carries no rotation.
+ */
+export function meanRotation(poses: HeadPose[]): [number[], number[], number[]] | undefined {
+  if (!poses.length || poses.some((p) => !p.rotation)) return undefined;
+  const sum = [0, 1, 2].map((i) => [0, 1, 2].map((j) => poses.reduce((s, p) => s + p.rotation![i]![j]!, 0)));
+  const norm = (v: number[]) => {
+    const l = Math.hypot(...v);
+    return v.map((x) => x / l);
+  };
+  const r1 = norm(sum[0]!);
+  const d = r1.reduce((s, v, i) => s + v * sum[1]![i]!, 0);
+  const r2 = norm(sum[1]!.map((v, i) => v - d * r1[i]!));
+  const r3 = [r1[1]! * r2[2]! - r1[2]! * r2[1]!, r1[2]! * r2[0]! - r1[0]! * r2[2]!, r1[0]! * r2[1]! - r1[1]! * r2[0]!];
+  return [r1, r2, r3];
+}
+
+/**
+ * v8: yaw and pitch of a pose relative to a reference rotation, in the reference head's own frame:
+ * where the face's forward axis now points, seen from the head as it was (the rotation R_ref^T R).
+ * A turn about the neck reads as yaw whatever the head's roll or lift at the reference (in the
+ * image's axes a rolled head's turn also reads as pitch). Same signs as `HeadPose`.
+ */
+export function relativeYawPitch(pose: HeadPose, ref: [number[], number[], number[]]): { yaw: number; pitch: number } {
+  const R = pose.rotation!;
+  // Forward axis of the current head in camera coordinates: the third column of R.
+  const n = [R[0]![2]!, R[1]![2]!, R[2]![2]!];
+  // ...in the reference head's coordinates: R_ref^T n (the rows of R_ref are its camera-to-head map transposed).
+  const v = [0, 1, 2].map((k) => ref[0]![k]! * n[0]! + ref[1]![k]! * n[1]! + ref[2]![k]! * n[2]!);
+  const deg = 180 / Math.PI;
+  return { yaw: Math.atan2(v[0]!, v[2]!) * deg, pitch: Math.atan2(v[1]!, v[2]!) * deg };
 }
 
 /** Head pose from the rigid subset of a 468-point mesh (image x, y only; the mesh's z is not trusted). */

@@ -47,6 +47,14 @@ export const ZLivenessV2Settings = z.object({
      * own dip (fraction of its open baseline), judged like the 68-point ratio. Absent: two views, as in v2–v5.
      */
     meshEarDip: z.number().positive().optional(),
+    /**
+     * v8 (faces-2026.11.8): blinks during a head turn. The views above read only frames within the
+     * turn threshold of the neutral yaw; this view also reads frames turned up to `maxYawDeg`, from
+     * the 68-point aspect ratio of the eye nearer the camera (the wider one: its corners stay apart
+     * while the far eye foreshortens) against that eye's own open baseline near neutral, and adds the
+     * dips (of at least `earDip`) that reach into the turn. Absent: blinks only near neutral (v2–v7).
+     */
+    offFrontal: z.object({ earDip: z.number().positive(), maxYawDeg: z.number().positive().max(90) }).optional(),
   }),
   attack: z.object({
     /** Screen-replay cue: straight bright-dark edges enclosing the face on at least this many sides... */
@@ -119,6 +127,14 @@ export const ZLivenessV2Settings = z.object({
    * blink view reads it (v7's `blink.meshEarDip`: then keep the mesh pin too).
    */
   pose: z.enum(['mesh', 'landmarks_rigid']).optional(),
+  /**
+   * v8 (faces-2026.11.8): how a frame's movement is read. Absent: yaw and pitch as differences of the
+   * angles read in the image's axes, the larger deciding (v2–v7). `head`: the rotation from the
+   * neutral pose in the neutral head's own frame (a turn of a tilted or lifted head reads as yaw), and
+   * a frame is a turn or a nod only when that rotation exceeds the other by `dominanceMargin` times
+   * (a diagonal movement is neither).
+   */
+  movement: z.object({ frame: z.literal('head'), dominanceMargin: z.number().min(1) }).optional(),
   /**
    * v5 (faces-2026.11.5, issue 14): the cost per frame. Absent: every frame is detected and fully
    * analysed, as in v2–v4.
@@ -467,6 +483,28 @@ export const FACE_SETTINGS_V7: FaceEngineSettings = {
     ...FACE_SETTINGS_V4.v2!,
     blink: { ...FACE_SETTINGS_V4.v2!.blink, darkEyeGain: { targetLuma: 110, maxGain: 4 } },
     attack: { ...FACE_SETTINGS_V4.v2!.attack, skinToneWhiteBalance: { percentile: 0.97, maxGain: 3 } },
+  },
+};
+
+/**
+ * Settings v8 (`faces-2026.11.8`, issue 14: genuine people the v4 rules failed on public footage):
+ * v4 plus three flags (engine/faces/README.md "Liveness v8"):
+ * - `attack.skinToneWhiteBalance` as in v7 (adopted by the lead: orange room light is not a screen);
+ * - `blink.offFrontal`: blinks read during a head turn from the eye nearer the camera;
+ * - `movement`: turn vs nod decided by the dominant rotation in the neutral head's own frame.
+ * v7's `blink.darkEyeGain` is not in v8 (it let a labelled non-responder pass). New constants were
+ * chosen on tuning data only.
+ */
+export const FACE_SETTINGS_V8: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.8',
+  v2: {
+    ...FACE_SETTINGS_V4.v2!,
+    // The near eye's ratio stays within 0.95–1.01 of its frontal baseline up to 40° yaw on the tuning
+    // clips (1.14 beyond); a 25 % dip is v1's aspect-ratio drop (a single eye is noisier than two).
+    blink: { ...FACE_SETTINGS_V4.v2!.blink, offFrontal: { earDip: 0.25, maxYawDeg: 40 } },
+    attack: { ...FACE_SETTINGS_V4.v2!.attack, skinToneWhiteBalance: FACE_SETTINGS_V7.v2!.attack.skinToneWhiteBalance! },
+    movement: { frame: 'head', dominanceMargin: 1.25 },
   },
 };
 
