@@ -508,5 +508,22 @@ export const FACE_SETTINGS_V8: FaceEngineSettings = {
   },
 };
 
+/**
+ * Settings v9 (`faces-2026.11.9`, issue 14): v4 plus only the white-balanced skin tone of v7/v8
+ * (`attack.skinToneWhiteBalance`). v7's dark-eye gain let a labelled non-responder pass and v8's
+ * turn/nod reading let one more real-time swap through its blink slot (engine/faces/README.md
+ * "Liveness v9"); the skin-tone change alone is the lead's decision in docs/decisions.md: orange or
+ * tinted room light is not a screen's white point, and the one swap it stopped in v4 it stopped
+ * for its room's light, which it flags on genuine people as often.
+ */
+export const FACE_SETTINGS_V9: FaceEngineSettings = {
+  ...FACE_SETTINGS_V4,
+  version: 'faces-2026.11.9',
+  v2: {
+    ...FACE_SETTINGS_V4.v2!,
+    attack: { ...FACE_SETTINGS_V4.v2!.attack, skinToneWhiteBalance: FACE_SETTINGS_V7.v2!.attack.skinToneWhiteBalance! },
+  },
+};
+
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */
 export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V4;
