@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, type AuthenticitySettings } from './authenticity/index.js';
 import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, type DocumentEngineSettings } from './document/index.js';
-import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, type FaceEngineSettings } from './faces/index.js';
+import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V9, type FaceEngineSettings } from './faces/index.js';
 
 /**
  * Released engine profiles: every setting, threshold and model hash a Case's checks ran with.
@@ -66,6 +66,11 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // the same real tuning rows (engine/authenticity/README.md decision 17). Document engine 2.5 and faces v4 as
   // ep-2026.11-12.
   'ep-2026.11-13': { id: 'ep-2026.11-13', document: DOCUMENT_SETTINGS_V7, faces: FACE_SETTINGS_V4, authenticity: AUTHENTICITY_SETTINGS_V9 },
+  // Issue 14 (lead, 2026-11-28): faces v9 = v4 + the skin-tone gamut judged on the face white-balanced to the scene's
+  // own light, so orange or tinted room light is not read as a screen's white point (unseen genuine captures flagged
+  // 21/86 -> 5/86; one real-time swap that v4 flagged for its room's light now passes; docs/decisions.md "Faces v9").
+  // Document engine 2.5 and authenticity v9 as ep-2026.11-13.
+  'ep-2026.11-14': { id: 'ep-2026.11-14', document: DOCUMENT_SETTINGS_V7, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
 };
 
 export function engineProfile(id: string): EngineProfile {

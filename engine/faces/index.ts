@@ -7,7 +7,7 @@ import { loadFaceModels } from './models-bundle.js';
 import { DEFAULT_FACE_SETTINGS, ZFaceEngineSettings, type FaceEngineSettings } from './settings.js';
 
 export { FaceModelUnavailableError } from './models.js';
-export { CURRENT_FACE_SETTINGS, DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, SFACE_RECOGNIZER_PIN, PRINT_RIGIDITY_EXPERIMENT, TURN_IDENTITY_EXPERIMENT, ZFaceEngineSettings, type FaceEngineSettings } from './settings.js';
+export { CURRENT_FACE_SETTINGS, DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V9, SFACE_RECOGNIZER_PIN, PRINT_RIGIDITY_EXPERIMENT, TURN_IDENTITY_EXPERIMENT, ZFaceEngineSettings, type FaceEngineSettings } from './settings.js';
 
 export interface FaceEngine {
   readonly settings: FaceEngineSettings;

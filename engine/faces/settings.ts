@@ -526,4 +526,4 @@ export const FACE_SETTINGS_V9: FaceEngineSettings = {
 };
 
 /** The face settings new Cases run with (the current engine profile's), for benches and tools. */
-export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V4;
+export const CURRENT_FACE_SETTINGS = FACE_SETTINGS_V9;
