@@ -146,7 +146,24 @@ export function blinkEvents(frames: { timestampMs: number; face: FaceObservation
   // while the classifier already reads open, and the classifier misreads some eyes entirely);
   // a blink is a dip in either, overlapping dips merged.
   const found: StepEvent[] = [];
-  for (const view of views) found.push(...shortDips(near, near.map(view), b.maxDipMs).map((e) => ({ ...e, peakIndex: frames.indexOf(near[e.peakIndex]!) })));
+  // v10: a classifier dip read on brightened crops (a dim face) counts only when it is consistent:
+  // each eye's own P(closed) rises past the threshold over its own baseline on one frame of the dip,
+  // and the 68-point ratio dips by `earShare` of its threshold within 100 ms of it (the gain lifts
+  // sensor noise with the eye, and noise does not close both eyes and move the lid points together).
+  const confirm = b.confirmDimClosed;
+  const eachBase = confirm && near.every((f) => f.face.eyes.each) ? ([0, 1] as const).map((k) => quantile(near.map((f) => f.face.eyes.each!.closed[k]), 1 - b.baselinePercentile)) : undefined;
+  const consistent = (e: StepEvent): boolean => {
+    if (!confirm || !eachBase) return true;
+    const inDip = near.filter((f) => f.timestampMs >= e.startMs && f.timestampMs <= e.endMs);
+    if (!inDip.some((f) => f.face.eyes.each!.gain > 1)) return true;
+    const bothEyes = inDip.some((f) => f.face.eyes.each!.closed.every((c, k) => c - eachBase[k]! >= b.closedRise));
+    const lids = near.some((f) => f.timestampMs >= e.startMs - 100 && f.timestampMs <= e.endMs + 100 && earPart(f) >= confirm.earShare);
+    return bothEyes && lids;
+  };
+  for (const view of views) {
+    const dips = shortDips(near, near.map(view), b.maxDipMs).filter((e) => view !== closedPart || consistent(e));
+    found.push(...dips.map((e) => ({ ...e, peakIndex: frames.indexOf(near[e.peakIndex]!) })));
+  }
   // v8: blinks during a head turn (the views above read near-neutral frames only, and both eye
   // models misread the far eye in profile). The eye nearer the camera keeps its width while the head
   // turns, so its own aspect ratio against its open baseline near neutral still shows the lids meet.
@@ -448,7 +465,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   // --- Steps in their slots ---
   // The eye classifier only where the blink rule reads it (frames near the neutral pose), once that
   // pose is known: the same result as running it on every frame, for less work.
-  await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)), v2.blink.darkEyeGain);
+  await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)), v2.blink.darkEyeGain, v2.blink.confirmDimClosed !== undefined);
   // v8: movements read in the neutral head's own frame. Its rotation: the mean over the neutral
   // frames within 5° of the median pose (a glance away in the straight look does not pull it).
   let reading: MovementReading | undefined;
