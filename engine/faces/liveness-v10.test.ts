@@ -8,6 +8,7 @@ import { matchScript, movementEvents, scriptOf, wrongSlotContradictions } from '
 import { forwardAngle, meanRotation, relativeYawPitch } from './pose.js';
 import { FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V7, FACE_SETTINGS_V8, FACE_SETTINGS_V9, FACE_SETTINGS_V10 } from './settings.js';
 import { labelledCapture, labelledCases, LABELLED_NOW, type LabelledCase } from '../../tools/faces/testing/labelled.js';
+import { DIM_LEVELS, dimFrames } from '../../tools/faces/testing/lighting.js';
 
 // v9 and v10 pin the same model files: one set of sessions serves both.
 const faceModels = useFaceModels(FACE_SETTINGS_V10);
@@ -25,7 +26,14 @@ const startDeg = Math.min(s.turnYawDeg, s.nodPitchDeg);
 /** v10 with v8's head-frame reading of the steps: a reading that reclassifies movements. */
 const V10_HEAD_READING = { ...FACE_SETTINGS_V10, v2: { ...v10, movement: FACE_SETTINGS_V8.v2!.movement! } };
 
-type Evidence = { challenge: { contradictions: { step: string; in_slot_of: string; rotation_deg?: number }[]; wrong_slot?: { rotation_deg: number } } };
+type Evidence = {
+  challenge: {
+    contradictions: { step: string; in_slot_of: string; rotation_deg?: number }[];
+    wrong_slot?: { rotation_deg: number };
+    steps: { step: string; done: boolean }[];
+    events: { step: string; start_ms: number; end_ms: number }[];
+  };
+};
 const evidenceOf = (r: Awaited<ReturnType<typeof evaluateLiveness>>) => r.outcome.evidence as unknown as Evidence;
 
 /** Every frame of a tuning case, analysed as the engine does (mesh pose), with its neutral pose and rotation. */
@@ -45,19 +53,22 @@ async function observe(c: LabelledCase) {
 }
 
 describe('faces v10 settings', () => {
-  it('v10 = v9 + the whole-rotation wrong-slot bound (1.5 × the turn threshold); v2–v9 carry none', () => {
+  it('v10 = v9 + the whole-rotation wrong-slot bound (1.5 × the turn threshold) + v7\'s dark-eye gain with the dim-dip check; v2–v9 carry neither new flag', () => {
     expect(FACE_SETTINGS_V10.version).toBe('faces-2026.11.10');
     expect(bound).toBe(22.5);
     const { version: _a, v2: v2of10, ...rest10 } = FACE_SETTINGS_V10;
     const { version: _b, v2: v2of9, ...rest9 } = FACE_SETTINGS_V9;
     expect(rest10).toEqual(rest9);
-    const { script: script10, ...others10 } = v2of10!;
-    const { script: script9, ...others9 } = v2of9!;
+    const { script: script10, blink: blink10, ...others10 } = v2of10!;
+    const { script: script9, blink: blink9, ...others9 } = v2of9!;
     expect(others10).toEqual(others9);
     expect({ ...script10, wrongSlotRotationDeg: undefined }).toEqual({ ...script9, wrongSlotRotationDeg: undefined });
+    expect(blink10).toEqual({ ...blink9, darkEyeGain: FACE_SETTINGS_V7.v2!.blink.darkEyeGain, confirmDimClosed: { earShare: 0.5 } });
     expect(v10.movement).toBeUndefined();
+    expect(v10.blink.offFrontal).toBeUndefined();
     for (const older of [FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V7, FACE_SETTINGS_V8, FACE_SETTINGS_V9]) {
       expect(older.v2!.script.wrongSlotRotationDeg).toBeUndefined();
+      expect(older.v2!.blink.confirmDimClosed).toBeUndefined();
     }
   });
 });
@@ -135,5 +146,44 @@ describe('faces v10: a movement out of its slot judged on the whole rotation (re
       expect(r.outcome.status).toBe('failed');
       expect(evidenceOf(r).challenge.contradictions.some((x) => x.in_slot_of === 'blink' && (x.rotation_deg ?? 0) >= bound), JSON.stringify(evidenceOf(r).challenge)).toBe(true);
     }
+  }, 300_000);
+});
+
+describe('faces v10: blinks in a dim room, and no blink the gain makes up (real tuning clips, darkened with tools/faces/testing/lighting.ts)', () => {
+  const run = async (id: string, level: keyof typeof DIM_LEVELS | undefined) => {
+    const { frames, challenge } = await labelledCapture(faceModels(), caseOf(id), { light: false });
+    const images = level ? await dimFrames(frames.map((f) => f.image), DIM_LEVELS[level]) : frames.map((f) => f.image);
+    const capture = frames.map((f, i) => ({ ...f, image: images[i]! }));
+    const blinksUnder = async (st: typeof FACE_SETTINGS_V10) => {
+      const r = await evaluateLiveness(faceModels(), st, { frames: capture, challenge, now, options: { withoutIllumination: true } });
+      return { r, blinks: evidenceOf(r).challenge.events.filter((e) => e.step === 'blink') };
+    };
+    return { v7: await blinksUnder(FACE_SETTINGS_V7), v9: await blinksUnder(FACE_SETTINGS_V9), v10: await blinksUnder(FACE_SETTINGS_V10) };
+  };
+  /** Every event of `a` is one of `b`'s (overlapping it; the classifier's magnitudes differ with the gain). */
+  const within = (a: { start_ms: number; end_ms: number }[], b: { start_ms: number; end_ms: number }[]) => a.every((e) => b.some((f) => e.start_ms <= f.end_ms + 100 && e.end_ms >= f.start_ms - 100));
+
+  it('a blink clip four stops under: v9 misses every blink and fails, v10 (gain + consistent dips) finds them and passes', async () => {
+    const { v9, v10 } = await run('g_d9_c', 'dark');
+    expect(v9.r.outcome.status).toBe('failed');
+    expect(evidenceOf(v9.r).challenge.steps[0]!.done).toBe(false);
+    expect(v10.r.outcome.status).toBe('passed');
+    expect(evidenceOf(v10.r).challenge.steps[0]!.done).toBe(true);
+    const labelled = caseOf('g_d9_c').blinks_s;
+    expect(labelled.filter((t) => v10.blinks.some((e) => t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300)).length).toBeGreaterThanOrEqual(2);
+  }, 300_000);
+
+  it('a non-responder (turns, no blink) in a dim room: v7\'s gain reads a blink, v10 reads none v9 does not', async () => {
+    const { v7, v9, v10 } = await run('n_headtrackr', 'dim');
+    expect(v7.blinks.length).toBeGreaterThan(v9.blinks.length);
+    expect(within(v10.blinks, v9.blinks), JSON.stringify({ v9: v9.blinks, v10: v10.blinks })).toBe(true);
+  }, 300_000);
+
+  it('a well-lit blink clip: v7\'s gain adds a blink event a second before the real one, v10 keeps v9\'s events', async () => {
+    const { v7, v9, v10 } = await run('g_clm_blink', undefined);
+    expect(v7.blinks.length).toBeGreaterThan(v9.blinks.length);
+    expect(v10.blinks.length).toBe(v9.blinks.length);
+    expect(within(v10.blinks, v9.blinks), JSON.stringify({ v9: v9.blinks, v10: v10.blinks })).toBe(true);
+    expect(v10.r.outcome.status).toBe('passed');
   }, 300_000);
 });
