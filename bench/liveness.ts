@@ -40,7 +40,7 @@ import { facesDir, modelsDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
-import { CURRENT_FACE_SETTINGS, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V7, FACE_SETTINGS_V8, FACE_SETTINGS_V9, PRINT_RIGIDITY_EXPERIMENT, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
+import { CURRENT_FACE_SETTINGS, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V7, FACE_SETTINGS_V8, FACE_SETTINGS_V9, FACE_SETTINGS_V10, PRINT_RIGIDITY_EXPERIMENT, TURN_IDENTITY_EXPERIMENT } from '../engine/faces/settings.js';
 import { buildCapture, planarTurnFrames, scriptedChallengeForClip, seededRandom, simulatePrint, stillFrames } from '../tools/faces/testing/captures.js';
 import { attackSetCases, clipPath, labelledCapture, labelledCases, missingFrameSequences, pageRateSetCases, unseenSetCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
 import { decodeImage } from '../engine/faces/image.js';
@@ -49,7 +49,7 @@ import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 
 // `--turn-identity`: the rejected v4 swap-consistency signal, for its figures (README "Liveness v4").
-const VERSIONS = { v4: FACE_SETTINGS_V4, v5: FACE_SETTINGS_V5, v6: FACE_SETTINGS_V6, v7: FACE_SETTINGS_V7, v8: FACE_SETTINGS_V8, v9: FACE_SETTINGS_V9 } as const;
+const VERSIONS = { v4: FACE_SETTINGS_V4, v5: FACE_SETTINGS_V5, v6: FACE_SETTINGS_V6, v7: FACE_SETTINGS_V7, v8: FACE_SETTINGS_V8, v9: FACE_SETTINGS_V9, v10: FACE_SETTINGS_V10 } as const;
 const settingsArg = process.argv.includes('--settings') ? process.argv[process.argv.indexOf('--settings') + 1]! : undefined;
 if (settingsArg !== undefined && !(settingsArg in VERSIONS)) throw new Error(`--settings: one of ${Object.keys(VERSIONS).join(', ')}`);
 // `--print-rigidity`: the proposed, not adopted, rigid-sheet print cue (README "Proposed print cue").

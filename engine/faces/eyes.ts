@@ -6,6 +6,8 @@ export interface EyeState {
   closed: number;
   /** Mean eye aspect ratio of both eyes from the 68 landmarks. */
   ear: number;
+  /** v10 (`blink.confirmDimClosed`): each eye's P(closed), left then right, and the gain the crops were read with. */
+  each?: { closed: [number, number]; gain: number };
 }
 
 function softmax2(a: number, b: number): [number, number] {
@@ -47,10 +49,10 @@ export class EyeModel {
    * `gain` (v7, ≥ 1): the crop is brightened by this factor before the classifier (a dim room:
    * `eyeGain`). 1 = the crop as captured, as in v1–v5.
    */
-  async state(img: RgbImage, landmarks: Point[], gain = 1): Promise<EyeState> {
+  async state(img: RgbImage, landmarks: Point[], gain = 1, each = false): Promise<EyeState> {
     const left = await this.closedProbability(img, landmarks, [36, 39], [37, 38, 40, 41], gain);
     const right = await this.closedProbability(img, landmarks, [42, 45], [43, 44, 46, 47], gain);
-    return { closed: (left + right) / 2, ear: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2 };
+    return { closed: (left + right) / 2, ear: (eyeAspectRatio(landmarks, 36) + eyeAspectRatio(landmarks, 42)) / 2, ...(each ? { each: { closed: [left, right] as [number, number], gain } } : {}) };
   }
 }
 

@@ -14,7 +14,7 @@ import { sheetRigidity } from './rigidity.js';
 import { cosineSimilarity } from './recognizer.js';
 import { blendTextureRatio, glareFraction, moirePeakRatio, screenBorders, screenFrame, explainedSkinTone, skinToneFraction, whiteBalancedSkinTone } from './screen-cues.js';
 import { eyeAspectRatio, meshEyeAspectRatio } from './eyes.js';
-import { meanRotation, relativeYawPitch } from './pose.js';
+import { forwardAngle, meanRotation, relativeYawPitch } from './pose.js';
 import type { FaceEngineSettings, LivenessV2Settings } from './settings.js';
 
 export const LIVENESS_V2_COMPONENT = 'face-engine@2';
@@ -146,7 +146,24 @@ export function blinkEvents(frames: { timestampMs: number; face: FaceObservation
   // while the classifier already reads open, and the classifier misreads some eyes entirely);
   // a blink is a dip in either, overlapping dips merged.
   const found: StepEvent[] = [];
-  for (const view of views) found.push(...shortDips(near, near.map(view), b.maxDipMs).map((e) => ({ ...e, peakIndex: frames.indexOf(near[e.peakIndex]!) })));
+  // v10: a classifier dip read on brightened crops (a dim face) counts only when it is consistent:
+  // each eye's own P(closed) rises past the threshold over its own baseline on one frame of the dip,
+  // and the 68-point ratio dips by `earShare` of its threshold within 100 ms of it (the gain lifts
+  // sensor noise with the eye, and noise does not close both eyes and move the lid points together).
+  const confirm = b.confirmDimClosed;
+  const eachBase = confirm && near.every((f) => f.face.eyes.each) ? ([0, 1] as const).map((k) => quantile(near.map((f) => f.face.eyes.each!.closed[k]), 1 - b.baselinePercentile)) : undefined;
+  const consistent = (e: StepEvent): boolean => {
+    if (!confirm || !eachBase) return true;
+    const inDip = near.filter((f) => f.timestampMs >= e.startMs && f.timestampMs <= e.endMs);
+    if (!inDip.some((f) => f.face.eyes.each!.gain > 1)) return true;
+    const bothEyes = inDip.some((f) => f.face.eyes.each!.closed.every((c, k) => c - eachBase[k]! >= b.closedRise));
+    const lids = near.some((f) => f.timestampMs >= e.startMs - 100 && f.timestampMs <= e.endMs + 100 && earPart(f) >= confirm.earShare);
+    return bothEyes && lids;
+  };
+  for (const view of views) {
+    const dips = shortDips(near, near.map(view), b.maxDipMs).filter((e) => view !== closedPart || consistent(e));
+    found.push(...dips.map((e) => ({ ...e, peakIndex: frames.indexOf(near[e.peakIndex]!) })));
+  }
   // v8: blinks during a head turn (the views above read near-neutral frames only, and both eye
   // models misread the far eye in profile). The eye nearer the camera keeps its width while the head
   // turns, so its own aspect ratio against its open baseline near neutral still shows the lids meet.
@@ -238,6 +255,56 @@ export function matchScript(slots: TStepSlot[], events: StepEvent[], v: Liveness
     if (other) contradictions.push({ step: e.step, at_ms: e.startMs, in_slot_of: other.step });
   }
   return { steps, contradictions };
+}
+
+/**
+ * v10 (`script.wrongSlotRotationDeg`): contradictions judged on the whole rotation, not on the kind a
+ * movement is read as. `angle` gives each frame's rotation from the neutral pose (degrees, any
+ * direction). An excursion is a run of consecutive frames at or beyond `startDeg` (the smallest
+ * movement threshold: where a movement starts, as a turn or nod event starts at its threshold);
+ * one that reaches `boundDeg`, starts inside a slot and overlaps no turn or nod event fitting a slot
+ * of its own step (inside that slot's tolerances) contradicts the script, named by the dominant
+ * image axis at its peak. Excursions starting before the first slot or after the last are tolerated,
+ * as in `matchScript`. So a movement read as a turn instead of a nod (or as neither) out of its slot
+ * is judged on its size alone.
+ */
+export function wrongSlotContradictions(
+  frames: { timestampMs: number; face: FaceObservation }[],
+  angle: (face: FaceObservation) => number,
+  neutral: { yaw: number; pitch: number },
+  slots: TStepSlot[],
+  events: StepEvent[],
+  v: LivenessV2Settings['script'],
+  bounds: { startDeg: number; boundDeg: number },
+): { step: TLivenessStep; at_ms: number; in_slot_of: TLivenessStep; rotation_deg: number }[] {
+  const windowOf = (sl: TStepSlot) => [sl.start_ms - v.slotStartToleranceMs, sl.end_ms + v.slotEndToleranceMs] as const;
+  const fitting = events.filter((e) => e.step !== 'blink' && slots.some((sl) => sl.step === e.step && e.startMs >= windowOf(sl)[0] && e.startMs <= windowOf(sl)[1]));
+  const runs: { startMs: number; endMs: number; peak: number; peakFace: FaceObservation }[] = [];
+  let cur: (typeof runs)[number] | undefined;
+  for (const f of frames) {
+    const a = angle(f.face);
+    if (!(a >= bounds.startDeg)) {
+      cur = undefined;
+      continue;
+    }
+    if (!cur) runs.push((cur = { startMs: f.timestampMs, endMs: f.timestampMs, peak: a, peakFace: f.face }));
+    cur.endMs = f.timestampMs;
+    if (a > cur.peak) {
+      cur.peak = a;
+      cur.peakFace = f.face;
+    }
+  }
+  const out: { step: TLivenessStep; at_ms: number; in_slot_of: TLivenessStep; rotation_deg: number }[] = [];
+  for (const r of runs) {
+    if (r.peak < bounds.boundDeg) continue;
+    const other = slots.find((sl) => r.startMs >= sl.start_ms && r.startMs < sl.end_ms);
+    if (!other) continue;
+    if (fitting.some((e) => e.startMs <= r.endMs && e.endMs >= r.startMs)) continue;
+    const yaw = r.peakFace.pose.yaw - neutral.yaw, pitch = r.peakFace.pose.pitch - neutral.pitch;
+    const step: TLivenessStep = Math.abs(pitch) >= Math.abs(yaw) ? 'nod' : yaw > 0 ? 'turn_left' : 'turn_right';
+    out.push({ step, at_ms: r.startMs, in_slot_of: other.step, rotation_deg: Math.round(r.peak * 10) / 10 });
+  }
+  return out;
 }
 
 export interface AttackSignal {
@@ -398,7 +465,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   // --- Steps in their slots ---
   // The eye classifier only where the blink rule reads it (frames near the neutral pose), once that
   // pose is known: the same result as running it on every frame, for less work.
-  await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)), v2.blink.darkEyeGain);
+  await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)), v2.blink.darkEyeGain, v2.blink.confirmDimClosed !== undefined);
   // v8: movements read in the neutral head's own frame. Its rotation: the mean over the neutral
   // frames within 5° of the median pose (a glance away in the straight look does not pull it).
   let reading: MovementReading | undefined;
@@ -412,7 +479,28 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const moves = movementEvents(frames, neutral, s, reading);
   const blinks = blinkEvents(frames, neutral, s, v2.blink);
   const events = [...moves, ...blinks.events].sort((a, b) => a.startMs - b.startMs);
-  const verdict = matchScript(script.slots, events, v2.script, { turn: s.turnYawDeg, nod: s.nodPitchDeg });
+  const matched = matchScript(script.slots, events, v2.script, { turn: s.turnYawDeg, nod: s.nodPitchDeg });
+  // v10: contradictions from the whole rotation out of the slot (whatever the reading calls it).
+  // The neutral rotation as v8 takes it; a pose without a rotation falls back to the image-axes angles.
+  const wrongSlotBound = v2.script.wrongSlotRotationDeg;
+  let wholeRotation: ((face: FaceObservation) => number) | undefined;
+  if (wrongSlotBound !== undefined) {
+    if (!neutralRotation) {
+      const steady = neutralRef.filter((f) => Math.abs(f.face.pose.yaw - neutral.yaw) <= 5 && Math.abs(f.face.pose.pitch - neutral.pitch) <= 5);
+      neutralRotation = meanRotation((steady.length ? steady : neutralRef).map((f) => f.face.pose));
+    }
+    const R = neutralRotation;
+    wholeRotation = (face) => (R && face.pose.rotation ? forwardAngle(face.pose, R) : Math.hypot(face.pose.yaw - neutral.yaw, face.pose.pitch - neutral.pitch));
+  }
+  // v10: the per-kind rule of v2–v9 stays, always on the image-axes reading (so a reading that
+  // reclassifies a movement cannot loosen it), and the whole-rotation rule is added to it.
+  let verdict = matched;
+  if (wholeRotation && wrongSlotBound !== undefined) {
+    const perKind = reading ? matchScript(script.slots, movementEvents(frames, neutral, s), v2.script, { turn: s.turnYawDeg, nod: s.nodPitchDeg }).contradictions : matched.contradictions;
+    const whole = wrongSlotContradictions(frames, wholeRotation, neutral, script.slots, events, v2.script, { startDeg: Math.min(s.turnYawDeg, s.nodPitchDeg), boundDeg: wrongSlotBound });
+    // Both rules' findings are kept (one movement may appear twice: once per rule, the whole-rotation one with its `rotation_deg`).
+    verdict = { steps: matched.steps, contradictions: [...perKind, ...whole].sort((p, q) => p.at_ms - q.at_ms) };
+  }
   const ref = neutralRef.reduce((a, b) => (Math.abs(b.face.pose.yaw - neutral.yaw) + Math.abs(b.face.pose.pitch - neutral.pitch) < Math.abs(a.face.pose.yaw - neutral.yaw) + Math.abs(a.face.pose.pitch - neutral.pitch) ? b : a));
   const motionOf = (f: Frame) => {
     let d = 0;
@@ -443,6 +531,7 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
       ...(blinks.baseline.off_frontal_ear ? { off_frontal_ear: blinks.baseline.off_frontal_ear.map((v) => round(v)) } : {}),
     },
     ...(v2.movement ? { movement: { frame: reading ? 'neutral_head' : 'image_axes', dominance_margin: v2.movement.dominanceMargin } } : {}),
+    ...(wrongSlotBound !== undefined ? { wrong_slot: { rotation_deg: wrongSlotBound, frame: wholeRotation && neutralRotation ? 'neutral_head' : 'image_axes' } } : {}),
     max_motion: round(maxMotion),
     pose: rigid68 ? 'landmarks68_rigid' : 'facemesh_rigid',
   };

@@ -134,6 +134,18 @@ export function relativeYawPitch(pose: HeadPose, ref: [number[], number[], numbe
   return { yaw: Math.atan2(v[0]!, v[2]!) * deg, pitch: Math.atan2(v[1]!, v[2]!) * deg };
 }
 
+/**
+ * v10: the whole rotation of the face from a reference, whatever kind of movement it is read as:
+ * the angle (degrees) between the face's forward axis now and at the reference. A turn, a nod or
+ * any diagonal between them is measured on one scale, so no turn/nod reading can shrink it.
+ */
+export function forwardAngle(pose: HeadPose, ref: [number[], number[], number[]]): number {
+  const R = pose.rotation!;
+  const n = [R[0]![2]!, R[1]![2]!, R[2]![2]!];
+  const v = [0, 1, 2].map((k) => ref[0]![k]! * n[0]! + ref[1]![k]! * n[1]! + ref[2]![k]! * n[2]!);
+  return (Math.atan2(Math.hypot(v[0]!, v[1]!), v[2]!) * 180) / Math.PI;
+}
+
 /** Head pose from the rigid subset of a 468-point mesh (image x, y only; the mesh's z is not trusted). */
 export function estimateRigidPose(mesh: ReadonlyArray<readonly [number, number, number]>): HeadPose {
   return weakPerspective(

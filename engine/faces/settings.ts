@@ -27,6 +27,14 @@ export const ZLivenessV2Settings = z.object({
     minNeutralFrames: z.number().int().min(1),
     /** A movement outside its slot contradicts the script only when this many times its detection threshold (smaller ones are natural). */
     contradictionFactor: z.number().min(1),
+    /**
+     * v10 (faces-2026.11.10): a movement outside its slot is judged on the whole rotation of the
+     * face from the neutral pose (the angle of its forward axis, `pose.ts` `forwardAngle`), whatever
+     * kind it is read as: frames at or beyond this many degrees form a run, and a run that starts in
+     * another step's slot and overlaps no movement of that slot's own step contradicts the script.
+     * Absent: each turn or nod event against `contradictionFactor` × its own threshold (v2–v9).
+     */
+    wrongSlotRotationDeg: z.number().positive().optional(),
   }),
   blink: z.object({
     /** Eye-aspect-ratio dip below the capture's open-eye baseline (fraction of it)... */
@@ -42,6 +50,13 @@ export const ZLivenessV2Settings = z.object({
      * the cheeks-and-nose patch's luma (sRGB), between 1 and `maxGain` (`eyes.ts` `eyeGain`). Absent: the crop as captured.
      */
     darkEyeGain: z.object({ targetLuma: z.number().positive().max(255), maxGain: z.number().min(1) }).optional(),
+    /**
+     * v10 (faces-2026.11.10): with `darkEyeGain`, a dip of the eye classifier read on brightened crops
+     * counts only when each eye's P(closed) rises past `closedRise` over its own baseline on one frame
+     * of the dip and the 68-point aspect ratio dips by at least `earShare` × `earDip` within 100 ms of it.
+     * Absent: every classifier dip counts (v2–v9).
+     */
+    confirmDimClosed: z.object({ earShare: z.number().min(0).max(1) }).optional(),
     /**
      * v7: a third view of the eye, the face mesh's eye aspect ratio (`meshEyeAspectRatio`), with its
      * own dip (fraction of its open baseline), judged like the 68-point ratio. Absent: two views, as in v2–v5.
@@ -522,6 +537,32 @@ export const FACE_SETTINGS_V9: FaceEngineSettings = {
   v2: {
     ...FACE_SETTINGS_V4.v2!,
     attack: { ...FACE_SETTINGS_V4.v2!.attack, skinToneWhiteBalance: FACE_SETTINGS_V7.v2!.attack.skinToneWhiteBalance! },
+  },
+};
+
+/**
+ * Settings v10 (`faces-2026.11.10`, issue 14): v9 plus two changes (engine/faces/README.md "Liveness v10"),
+ * each designed on tuning data only:
+ * - a movement outside its slot judged on the whole rotation of the face (`script.wrongSlotRotationDeg`):
+ *   any excursion of the face's forward axis from neutral that reaches 22.5° (1.5 × the turn threshold:
+ *   no direction is tolerated further than a turn) in another step's slot contradicts the script, read
+ *   as a turn, a nod or neither; v9's per-kind bounds (a nod at 12°) stay, on the image-axes reading.
+ *   The tuning genuine clips' excursions that start in a slot with no step of their own peak at 16.3°
+ *   (frames between steps at most 19.3°). Steps are read as in v9 (v8's head-frame reading changed no
+ *   tuning verdict and is not in v10);
+ * - blinks in a dim room: v7's dark-eye gain for the eye classifier, with a classifier dip read on
+ *   brightened crops counted only when both eyes rise and the 68-point ratio dips by half its
+ *   threshold with it (`blink.confirmDimClosed`): on darkened tuning copies v7's gain alone added 18
+ *   blink events v4 does not read, this adds none, and finds 11/11 dim and 10/11 dark labelled blinks
+ *   (v4 9/11, 6/11).
+ */
+export const FACE_SETTINGS_V10: FaceEngineSettings = {
+  ...FACE_SETTINGS_V9,
+  version: 'faces-2026.11.10',
+  v2: {
+    ...FACE_SETTINGS_V9.v2!,
+    script: { ...FACE_SETTINGS_V9.v2!.script, wrongSlotRotationDeg: FACE_SETTINGS_V9.v2!.script.contradictionFactor * FACE_SETTINGS_V9.challenge.turnYawDeg },
+    blink: { ...FACE_SETTINGS_V9.v2!.blink, darkEyeGain: FACE_SETTINGS_V7.v2!.blink.darkEyeGain!, confirmDimClosed: { earShare: 0.5 } },
   },
 };
 

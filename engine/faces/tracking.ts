@@ -127,6 +127,6 @@ export async function redetect<F extends { face: FaceObservation; img: RgbImage;
 }
 
 /** Fills the eye classifier's P(closed) on the frames that need it (the blink rule reads near-neutral frames only). */
-export async function fillEyes(models: FaceModels, frames: { face: FaceObservation; img: RgbImage }[], gain?: { targetLuma: number; maxGain: number }): Promise<void> {
-  for (const f of frames) if (Number.isNaN(f.face.eyes.closed)) f.face.eyes = await models.eyes.state(f.img, f.face.landmarks, gain ? eyeGain(f.face.skinRgb, gain.targetLuma, gain.maxGain) : 1);
+export async function fillEyes(models: FaceModels, frames: { face: FaceObservation; img: RgbImage }[], gain?: { targetLuma: number; maxGain: number }, each = false): Promise<void> {
+  for (const f of frames) if (Number.isNaN(f.face.eyes.closed)) f.face.eyes = await models.eyes.state(f.img, f.face.landmarks, gain ? eyeGain(f.face.skinRgb, gain.targetLuma, gain.maxGain) : 1, each);
 }
