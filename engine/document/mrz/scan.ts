@@ -894,8 +894,9 @@ export function removeOverlayLines(g: Buffer, w: number, h: number, lh: number):
       if (!mark[y * w + x]) { y++; continue; }
       const y0 = y;
       while (y < h && mark[y * w + x]) y++;
-      // Thicker than a line: a solid bar or a filled block, not an overlay line; left alone.
-      if (y - y0 > thin) continue;
+      // Thicker than a line: a solid bar or a filled block, not an overlay line; left alone. At
+      // the crop's edge: the page's or the frame's border, whose removal leaves a sliver read as `I`.
+      if (y - y0 > thin || y0 <= 1 || y >= h - 1) continue;
       const above = y0 - 2 >= 0 ? g[(y0 - 2) * w + x]! : 255, below = y + 1 < h ? g[(y + 1) * w + x]! : 255;
       const v = Math.max(above, below);
       for (let k = y0; k < y; k++) put(k * w + x, v);
@@ -919,7 +920,7 @@ export function removeOverlayLines(g: Buffer, w: number, h: number, lh: number):
       if (!markV[y * w + x]) { x++; continue; }
       const x0 = x;
       while (x < w && markV[y * w + x]) x++;
-      if (x - x0 > thin) continue;
+      if (x - x0 > thin || x0 <= 1 || x >= w - 1) continue;
       const left = x0 - 2 >= 0 ? (out ?? g)[y * w + x0 - 2]! : 255, right = x + 1 < w ? (out ?? g)[y * w + x + 1]! : 255;
       const v = Math.max(left, right);
       for (let k = x0; k < x; k++) put(y * w + k, v);
