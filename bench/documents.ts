@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v6|v7|v8|v8-nolines|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v6|v7|v8|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -27,6 +27,7 @@ const SETTINGS = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
   // Ablations of 2.6 (experiments, not released settings versions): one of its three changes left out.
   'v8-nolines': { ...DOCUMENT_SETTINGS_V8, version: 'document-engine@2.6.0-nolines (experiment)', scan: { ...DOCUMENT_SETTINGS_V8.scan!, overlayLines: undefined } },
+  'v8-maskonly': { ...DOCUMENT_SETTINGS_V8, version: 'document-engine@2.6.0-maskonly (experiment)', scan: { ...DOCUMENT_SETTINGS_V8.scan!, overlayLines: 'mask' } },
   'v8-nogrow': { ...DOCUMENT_SETTINGS_V8, version: 'document-engine@2.6.0-nogrow (experiment)', scan: { ...DOCUMENT_SETTINGS_V8.scan!, growLone: undefined } },
   'v8-nocap': { ...DOCUMENT_SETTINGS_V8, version: 'document-engine@2.6.0-nocap (experiment)', scan: { ...DOCUMENT_SETTINGS_V8.scan!, enlargedBand: DOCUMENT_SETTINGS_V7.scan!.enlargedBand } },
   // Ablations of 2.5 (experiments): one of its two changes left out.

@@ -100,8 +100,8 @@ export const ZDocumentEngineSettings = z.object({
     honestReason: z.boolean().optional(),
     /** 2.5: a last band search at this fraction of the text mask's Otsu level when no band was found at all. */
     faintSearch: z.number().positive().max(1).optional(),
-    /** 2.6: thin straight lines drawn over a band (a focus crosshair, an illustration's outline) are taken out of its crops before reading. */
-    overlayLines: z.boolean().optional(),
+    /** 2.6: thin straight lines drawn over the MRZ (a focus crosshair, an illustration's outline) are taken out of the band search's text mask ('mask'), and with 'crops' out of each band's crops too. */
+    overlayLines: z.enum(['mask', 'crops']).optional(),
     /** 2.6: a band read as one lone MRZ line of TD3/TD2 width is grown about two lines each way and read once more. */
     growLone: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
@@ -212,7 +212,7 @@ export const DOCUMENT_SETTINGS_V7: TDocumentEngineSettings = {
 export const DOCUMENT_SETTINGS_V8: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V7,
   version: 'document-engine@2.6.0',
-  scan: { ...DOCUMENT_SETTINGS_V7.scan!, overlayLines: true, growLone: true, enlargedBand: { ...DOCUMENT_SETTINGS_V7.scan!.enlargedBand!, imageReads: 6 } },
+  scan: { ...DOCUMENT_SETTINGS_V7.scan!, overlayLines: 'crops', growLone: true, enlargedBand: { ...DOCUMENT_SETTINGS_V7.scan!.enlargedBand!, imageReads: 6 } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

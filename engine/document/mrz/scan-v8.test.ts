@@ -45,7 +45,7 @@ describe('2.6 settings', () => {
   it('2.6 is 2.5 plus overlayLines, growLone and an image-wide bound on enlarged-band reads; 2.5 is unchanged', () => {
     const { overlayLines, growLone, enlargedBand, ...rest } = DOCUMENT_SETTINGS_V8.scan!;
     const { enlargedBand: old, ...restOld } = DOCUMENT_SETTINGS_V7.scan!;
-    expect(overlayLines).toBe(true);
+    expect(overlayLines).toBe('crops');
     expect(growLone).toBe(true);
     expect(enlargedBand).toEqual({ ...old, imageReads: 6 });
     expect(rest).toEqual(restOld);

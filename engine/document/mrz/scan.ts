@@ -102,11 +102,12 @@ export interface ScanOptions {
    */
   faintSearch?: number;
   /**
-   * 2.6: thin straight lines drawn over a band (a focus crosshair, an illustration's outline) are
-   * taken out of every crop of it before reading (`removeOverlayLines`). A crop with no such line
-   * is read unchanged.
+   * 2.6: thin straight lines drawn over the MRZ (a focus crosshair, an illustration's outline) are
+   * taken out of the band search's text mask ('mask': `stripMaskLines`), and with 'crops' also out
+   * of every crop of a band before it is read (`removeOverlayLines`). A mask or crop with no such
+   * line is used unchanged.
    */
-  overlayLines?: boolean;
+  overlayLines?: 'mask' | 'crops';
   /** 2.6: a band whose read is one MRZ-like line of TD3 width is grown about two lines each way and read once more (`loneMrzLine`). */
   growLone?: boolean;
 }
@@ -548,8 +549,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const attempts: ScanAttempt[] = [];
   const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: opts.overlayLines });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, !!opts.overlayLines);
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines });
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops');
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
@@ -807,7 +808,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // leave budget unspent, and the quarter-turn search would spend it on other angles.
   if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent()) && !(bounds?.keepTurn && rightWayUp)) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin, stripLines: opts.overlayLines });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
@@ -816,7 +817,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
   }
   if (!bands.length && opts.faintSearch) {
-    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: opts.overlayLines });
+    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines });
     for (let i = 0; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
       if (done) return done;
