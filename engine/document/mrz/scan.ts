@@ -859,9 +859,10 @@ function strip(b: MrzBand): Omit<MrzBand, 'score'> {
  * 2.6 (`overlayLines`): thin straight lines drawn over an MRZ band (a camera app's focus
  * crosshair or frame, a vendor illustration's outline or highlight edge) are taken out of the
  * band's crop before it is read. `g` is the crop at reading scale, `lh` its line height in pixels.
- * - Dark lines: a run of ink along a row longer than `DARK_RUN` line heights (MRZ glyphs are
- *   separate, under a line height wide, and chevrons are diagonal strokes), at most `THIN` of a line
- *   height thick; along a column, a run of ink longer than `DARK_RUN_V` line heights (a glyph is at
+ * - Dark lines: a run of ink along a row longer than `DARK_RUN` line heights and a tenth of the
+ *   crop's width (MRZ glyphs are separate, under a line height wide, and chevrons are diagonal
+ *   strokes), at most `THIN` of a line height thick; along a column, a run of ink longer than
+ *   `DARK_RUN_V` line heights and 0.8 of the crop's height (a line crossing the band; a glyph is at
  *   most one line high and the lines of a band are apart). Each such pixel takes the lighter of the
  *   two pixels just past the line on either side: a glyph's stroke that the line crosses is dark on
  *   both sides and stays, paper is light on both sides and the line goes.
@@ -879,7 +880,10 @@ export function removeOverlayLines(g: Buffer, w: number, h: number, lh: number):
   const put = (i: number, v: number) => { out ??= Buffer.from(g); out[i] = v; };
   // Dark horizontal lines.
   const mark = new Uint8Array(w * h);
-  const minRun = Math.round(DARK_RUN * lh);
+  // Also a share of the crop's width and height: a band's line height can be under-measured (a
+  // band holding one line of a stack), and glyph strokes must never pass for lines (a synthetic
+  // passport's `U` lost a stroke at 1.6 line heights and read `L` in every read alike).
+  const minRun = Math.max(Math.round(DARK_RUN * lh), Math.round(0.1 * w));
   for (let y = 0; y < h; y++) {
     let x = 0;
     while (x < w) {
@@ -904,7 +908,7 @@ export function removeOverlayLines(g: Buffer, w: number, h: number, lh: number):
     }
   }
   // Dark vertical lines (read from the original crop: a crossing of both is handled by each pass).
-  const minRunV = Math.round(DARK_RUN_V * lh);
+  const minRunV = Math.max(Math.round(DARK_RUN_V * lh), Math.round(0.8 * h));
   const markV = new Uint8Array(w * h);
   for (let x = 0; x < w; x++) {
     let y = 0;
