@@ -285,6 +285,23 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
+/** 2.6: crops an overlay line was taken out of (`removeOverlayLines`): their reads do not show the characters as printed. */
+const CLEANED = new WeakSet<Buffer>();
+let cleanedSerial = 0;
+
+/**
+ * 2.6: a read of a cleaned crop keeps its lines but not its claim to have printed the characters
+ * no check digit covers as they stand: its `rawLines` become a token no other read shares. The
+ * confirmation and the vote need those characters printed alike by reads of unaltered crops,
+ * because every crop of a band is cleaned alike and their misreads agree (tuning: a crosshair
+ * through a UK passport's name line read `FUDARSANK<HENERT` in two cleaned reads).
+ */
+function markCleaned(r: Interpreted | null, cleaned: boolean): Interpreted | null {
+  if (!r || !cleaned) return r;
+  const token = `#${(cleanedSerial++).toString(36)}`;
+  return { ...r, rawLines: r.lines.map((l) => token.padStart(l.length, '#')) };
+}
+
 export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw, overlayLines = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number, src: Raw = img) => {
@@ -350,12 +367,13 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
     } else if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 && !small ? 'cubic' : 'lanczos3' }).normalise();
+    let altered = false;
     if (overlayLines) {
       // 2.6: at reading scale, where the line height is known (b.lineHeight × f).
       // A clone: a crop with no line found keeps its own pipeline, so it is read exactly as under 2.5.
       const { data, info } = await s.clone().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
       const cleaned = removeOverlayLines(data, info.width, info.height, b.lineHeight * f);
-      if (cleaned !== data) s = sharp(cleaned, { raw: { width: info.width, height: info.height, channels: 1 } });
+      if (cleaned !== data) { s = sharp(cleaned, { raw: { width: info.width, height: info.height, channels: 1 } }); altered = true; }
     }
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
@@ -365,7 +383,9 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       s = sharp(g, { raw: { width: info.width, height: info.height, channels: 1 } }).normalise();
     }
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
-    return s.png().toBuffer();
+    const png = await s.png().toBuffer();
+    if (altered) CLEANED.add(png);
+    return png;
   };
 }
 
@@ -592,7 +612,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     // A valid read is worth its confirmation reads: only bands with none are judged hopeless.
     if (log.length >= 2 && !log.some((x) => x.valid) && !log.some((x, i) => log.some((y, j) => j > i && share(x, y)))) stopped.add(key);
   };
+  let lastCleaned = false;
   const tess = async (png: Buffer) => {
+    lastCleaned = CLEANED.has(png);
     reads++;
     if (current >= 0) perBand.set(current, (perBand.get(current) ?? 0) + 1);
     if (currentEnlarged) enlargedReads++;
@@ -614,7 +636,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const t0 = Date.now();
         const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
-        const r = g ? interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible) : null;
+        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return ok;
@@ -642,11 +664,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (readers.glyph && opts.glyphVote) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png);
-      let r = interpret(raw, opts.plausible);
+      let r = markCleaned(interpret(raw, opts.plausible), lastCleaned);
       // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
       if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
         const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
-        r = interpret(await tess(await crop(grown, flipped, primary)), opts.plausible);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible), lastCleaned);
         if (r) b = grown;
       }
       // 2.6 (`growLone`): one MRZ-like line of TD3 or TD1 width (fillers in it) and nothing else:
@@ -658,7 +680,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // One more line each way for a passport line, two for an ID card's (three lines).
         const k = lone === 'TD3' ? 1.5 : 2.5;
         const grown = { ...b, top: Math.max(0, Math.round(b.top - k * b.height)), height: Math.round((1 + 2 * k) * b.height) };
-        r = interpret(await tess(await crop(grown, flipped, primary)), opts.plausible);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible), lastCleaned);
         if (r) b = grown;
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -673,7 +695,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
         flatTried = true;
         const t1 = Date.now();
-        r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
+        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible), lastCleaned);
         // The band needed flattening: its confirmation and retry reads start from it too.
         flatMode = !!r;
         earlier.push({ variant: 'flat', r: null });
@@ -725,7 +747,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
       if (bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible), lastCleaned);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
       noteValid(bi, b, r2);
@@ -779,7 +801,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible), lastCleaned);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
