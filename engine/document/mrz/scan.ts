@@ -368,7 +368,10 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     } else if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 && !small ? 'cubic' : 'lanczos3' }).normalise();
     let altered = false;
-    if (overlayLines) {
+    // Only the retry variants are cleaned: the first read and its confirmations ('grey', 'binary',
+    // 'small') see the crop as 2.5 does, so a band 2.5 reads valid reads valid alike, and the
+    // cleaned reads (which cannot vouch for uncovered characters, `markCleaned`) add to the vote.
+    if (overlayLines && (variant === 'tall' || variant === 'thin' || variant === 'flat')) {
       // 2.6: at reading scale, where the line height is known (b.lineHeight × f).
       // A clone: a crop with no line found keeps its own pipeline, so it is read exactly as under 2.5.
       const { data, info } = await s.clone().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
