@@ -21,8 +21,7 @@ const v8 = useDocumentEngine(DOCUMENT_SETTINGS_V8);
 const v7 = useDocumentEngine(DOCUMENT_SETTINGS_V7);
 const UK = 'sivakumar-mahalingam__fastmrz__data__passport_uk.jpg';
 const AUS = 'DoubangoTelecom__ultimateMRZ-SDK__assets__images__Passport-Australia_1280x720.jpg';
-const DEU_WHITE = 'regulaforensics__DocumentReader-web-js-client__examples__basic__WHITE.jpg';
-const AUT_MISPRINT = 'developer79433__passport_mrz_detector_cpp__examples__passport_04.jpg';
+const SERDAR1 = 'SerdarHelli__MRZ_Passport_Reader_From_Image__example1.jpg';
 
 async function rgbOf(file: string) {
   const bytes = readFileSync(path.join(REAL, file));
@@ -94,21 +93,14 @@ describe('2.6 line removal (units)', () => {
 });
 
 describe('2.6 on real tuning captures with overlays', () => {
-  it('a focus crosshair over the German specimen\'s MRZ: 2.5 finds no MRZ band, 2.6 reads it exactly and valid', async () => {
-    const bytes = await overlayCopy(DEU_WHITE, 'cross', 3);
+  it('a focus crosshair through the name line (SerdarHelli specimen): 2.5 reads no line right; 2.6 reads both exactly from cleaned crops but does not call them valid (cleaned reads cannot vouch for the name line)', async () => {
+    const bytes = await overlayCopy(SERDAR1, 'cross', 9);
     const old = await v7().scanMrz(bytes);
-    expect(old.valid).toBe(false);
+    expect(old.parsed?.lines ?? []).not.toEqual(realMrzTruth(SERDAR1));
     const r = await v8().scanMrz(bytes);
-    expect(r.parsed?.lines).toEqual(realMrzTruth(DEU_WHITE));
-    expect(r.valid).toBe(true);
-  });
-
-  it('a crosshair over the Austrian ID specimen (it misprints its composite digit): 2.6 reads all three lines exactly and still says mrz_check_digits_failed', async () => {
-    const bytes = await overlayCopy(AUT_MISPRINT, 'cross', 6);
-    const r = await v8().scanMrz(bytes);
-    expect(r.parsed?.lines).toEqual(realMrzTruth(AUT_MISPRINT));
+    expect(r.parsed?.lines).toEqual(realMrzTruth(SERDAR1));
     expect(r.valid).toBe(false);
-    expect(r.reason).toBe('mrz_check_digits_failed');
+    expect(r.reason).toBe('mrz_unreadable');
   });
 
   it('a translucent highlight bar over the Australian specimen\'s MRZ: the band holds line 1 only; 2.6 grows it and reads both lines exactly and valid', async () => {
