@@ -17,6 +17,13 @@
  * - `micro`: glyphs 6 or 6.5 px high (below what the MRZ model resolves on most prints), JPEG 75;
  * - `pair`: two tuning pictures side by side on white, each with 8 px glyphs, JPEG 75 (the
  *   two-cards-in-one-picture case); either MRZ counts as right (`mrz_alternatives`).
+ * `--variants cross,bar` (document engine 2.6 development, overlays drawn over the MRZ; placed on
+ *   the band the search finds upright, pictures whose band is turned are skipped):
+ * - `cross`: a camera-style focus crosshair and frame: one horizontal line through a text line of
+ *   the MRZ and one vertical line through its middle, 2–3 px at the source scale, dark grey, white
+ *   or bright green by picture, JPEG 85;
+ * - `bar`: a translucent bright green bar (alpha 0.45) over the MRZ lines and corner brackets
+ *   around them (the vendor-illustration case), JPEG 85.
  * Writes the images and a `ground_truth.jsonl` in the bench's format. Not a substitute for real
  * held-out data: it only says whether a change helps on what the degradations model.
  */
@@ -25,14 +32,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodeBmp, isBmp } from '../engine/document/image/bmp.js';
-import { glyphHeight, tint } from './degrade.js';
+import { crosshair, glyphHeight, highlightBar, tint } from './degrade.js';
+import { locateMrzBands } from '../engine/document/mrz/locate.js';
 import { isHeldOut, type RealTruth } from './documents-real.js';
 
 const args = process.argv.slice(2);
 const vi = args.indexOf('--variants');
 const kinds = vi >= 0 ? args.splice(vi, 2)[1]!.split(',') : ['persp', 'small', 'blur', 'shade'];
 const [src, dest] = args;
-if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir> [--variants persp,small,blur,shade,tiny,tint,micro,pair]');
+if (!src || !dest) throw new Error('usage: augment-real.ts <documents-real dir> <out dir> [--variants persp,small,blur,shade,tiny,tint,micro,pair,cross,bar]');
 mkdirSync(dest, { recursive: true });
 const truths = readFileSync(path.join(src, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth);
 // One copy per picture: the EXIF-rotated and low-resolution duplicates add nothing here.
@@ -106,6 +114,14 @@ for (const t of unique) {
     if (kinds.includes('tint')) {
       const r = await resized(12);
       variants.push(['tint', await sharp(tint(r.data, r.info.width, r.info.height, k0), { raw: { width: r.info.width, height: r.info.height, channels: 3 } }).jpeg({ quality: 70 }).toBuffer()]);
+    }
+  }
+  if (kinds.includes('cross') || kinds.includes('bar')) {
+    const [band] = await locateMrzBands({ data, width: w, height: h, channels: 3 }, { workSide: 1000, maxBands: 1 });
+    if (!band || Math.abs(band.angle) > 3) console.error(`${t.file}: no upright band, no cross/bar copy`);
+    else {
+      if (kinds.includes('cross')) variants.push(['cross', await sharp(crosshair(data, w, h, band, k0), { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer()]);
+      if (kinds.includes('bar')) variants.push(['bar', await sharp(highlightBar(data, w, h, band), { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer()]);
     }
   }
   if (kinds.includes('persp')) {

@@ -1,8 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { summarize } from '../../domain/checks.js';
-import { createDocumentEngine, type DocumentType } from './index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, type DocumentType, type TDocumentEngineSettings } from './index.js';
 
-const USAGE = 'usage: npm run engine -- document [--country MEX] [--type national_id] [--back <image>] [--now YYYY-MM-DD] [--evidence] <image>...';
+const USAGE = 'usage: npm run engine -- document [--settings v2..v8] [--country MEX] [--type national_id] [--back <image>] [--now YYYY-MM-DD] [--evidence] <image>...';
+
+/** `--settings vN`: a released document settings version (default: the engine's own defaults). */
+const SETTINGS: Record<string, TDocumentEngineSettings> = {
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
+};
 
 /**
  * `npm run engine -- document <image>...`: one JSON line per image. Without `--country`/`--type`
@@ -10,10 +15,14 @@ const USAGE = 'usage: npm run engine -- document [--country MEX] [--type nationa
  */
 export async function main(argv: string[]): Promise<void> {
   const files: string[] = [];
+  let settings: TDocumentEngineSettings | undefined;
   let country: string | undefined, type: DocumentType | undefined, back: string | undefined, now = new Date(), evidence = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--country') country = argv[++i]!.toUpperCase();
+    if (a === '--settings') {
+      settings = SETTINGS[argv[++i] ?? ''];
+      if (!settings) { process.stderr.write(`--settings must be one of ${Object.keys(SETTINGS).join(', ')}\n`); process.exitCode = 2; return; }
+    } else if (a === '--country') country = argv[++i]!.toUpperCase();
     else if (a === '--type') type = argv[++i] as DocumentType;
     else if (a === '--back') back = argv[++i];
     else if (a === '--now') now = new Date(`${argv[++i]}T00:00:00Z`);
@@ -22,7 +31,7 @@ export async function main(argv: string[]): Promise<void> {
     else files.push(a);
   }
   if (!files.length) { process.stderr.write(`${USAGE}\n`); process.exitCode = 2; return; }
-  const engine = await createDocumentEngine();
+  const engine = await createDocumentEngine(settings);
   try {
     for (const file of files) {
       try {

@@ -85,7 +85,11 @@ export const ZDocumentEngineSettings = z.object({
      * turn of it when two of its reads share no MRZ line (`stopApart`), and no quarter-turn search
      * once a band read the right way up (`keepTurn`). See engine/document/README.md "Document engine 2.4".
      */
-    enlargedBand: z.object({ maxReads: z.number().int().min(1).max(40), stopApart: z.boolean(), keepTurn: z.boolean() }).optional(),
+    enlargedBand: z.object({
+      maxReads: z.number().int().min(1).max(40), stopApart: z.boolean(), keepTurn: z.boolean(),
+      /** 2.6: tesseract reads on enlarged bands per image, all bands together. */
+      imageReads: z.number().int().min(1).max(40).optional(),
+    }).optional(),
     /**
      * 2.5: a band is stopped as soon as two of its tesseract reads pass every check and print
      * different lines (`conflictStop`; 2.1's unanimity rule, applied at once and in the
@@ -96,6 +100,10 @@ export const ZDocumentEngineSettings = z.object({
     honestReason: z.boolean().optional(),
     /** 2.5: a last band search at this fraction of the text mask's Otsu level when no band was found at all. */
     faintSearch: z.number().positive().max(1).optional(),
+    /** 2.6: thin straight lines drawn over the MRZ (a focus crosshair, an illustration's outline) are taken out of the band search's text mask ('mask'), and with 'crops' out of each band's crops too. */
+    overlayLines: z.enum(['mask', 'crops']).optional(),
+    /** 2.6: a band read as one lone MRZ line of TD3/TD2 width is grown about two lines each way and read once more. */
+    growLone: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -191,6 +199,20 @@ export const DOCUMENT_SETTINGS_V7: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V6,
   version: 'document-engine@2.5.0',
   scan: { ...DOCUMENT_SETTINGS_V6.scan!, conflictStop: 'enlarged', honestReason: true, faintSearch: 0.5 },
+};
+
+/**
+ * document-engine 2.6: thin lines drawn over the MRZ (a camera app's focus crosshair, a vendor
+ * illustration's outline) are taken out of the band search's text mask and of each band's crop
+ * (`scan.overlayLines`), a band read as one lone passport line is grown to its neighbours
+ * (`scan.growLone`), and enlarged (small-print) bands share an image-wide bound of 6 tesseract reads
+ * (`scan.enlargedBand.imageReads`); see engine/document/README.md "Document engine 2.6". Every
+ * other 2.5 value is kept.
+ */
+export const DOCUMENT_SETTINGS_V8: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V7,
+  version: 'document-engine@2.6.0',
+  scan: { ...DOCUMENT_SETTINGS_V7.scan!, overlayLines: 'crops', growLone: true, enlargedBand: { ...DOCUMENT_SETTINGS_V7.scan!.enlargedBand!, imageReads: 6 } },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -285,7 +285,7 @@ export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0:
  * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
  * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
  */
-export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean, faint?: number) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
+export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean, faint?: number, stripLines?: boolean) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
 
 /**
  * Median height (px) of the character-sized ink components of a text mask: blobs 4 px or taller,
@@ -300,8 +300,54 @@ export function medianGlyphHeight(mask: Uint8Array, w: number, h: number): numbe
   return hs.length >= 10 ? hs[Math.floor(hs.length / 2)]! : 0;
 }
 
-export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false, faint = 1) => {
-  const mask = textMask(g, faint);
+/**
+ * 2.6: a thin straight line drawn across the MRZ (a camera app's focus crosshair or frame, an
+ * illustration's outline) is in the text mask too. A vertical one joins the MRZ lines into one
+ * blob taller than a text line, and a horizontal one merges a text line with what it touches, so
+ * the MRZ's stack of lines is not formed. Characters are separate marks under two character heights
+ * tall or wide: mask runs longer than that along a column (3 character heights) or a row (5) and at
+ * most `LINE_PX` thick across are taken out. The mask is returned as it is when no such run exists.
+ */
+export function stripMaskLines(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const gh = medianGlyphHeight(mask, w, h) || 8;
+  let out: Uint8Array | null = null;
+  const clear = (i: number) => { out ??= Uint8Array.from(mask); out[i] = 0; };
+  for (const vertical of [true, false]) {
+    const minRun = Math.max(vertical ? 24 : 40, Math.round((vertical ? 3 : 5) * gh));
+    const [n, m] = vertical ? [w, h] : [h, w];
+    const at = (i: number, j: number) => (vertical ? j * w + i : i * w + j);
+    const mark = new Uint8Array(w * h);
+    let any = false;
+    // Long runs along the line's direction...
+    for (let i = 0; i < n; i++) {
+      let j = 0;
+      while (j < m) {
+        if (!mask[at(i, j)]) { j++; continue; }
+        const j0 = j;
+        while (j < m && mask[at(i, j)]) j++;
+        if (j - j0 >= minRun) { any = true; for (let k = j0; k < j; k++) mark[at(i, k)] = 1; }
+      }
+    }
+    if (!any) continue;
+    // ...that are thin across it.
+    for (let j = 0; j < m; j++) {
+      let i = 0;
+      while (i < n) {
+        if (!mark[at(i, j)]) { i++; continue; }
+        const i0 = i;
+        while (i < n && mark[at(i, j)]) i++;
+        if (i - i0 <= LINE_PX) for (let k = i0; k < i; k++) clear(at(k, j));
+      }
+    }
+  }
+  return out ?? mask;
+}
+
+/** 2.6: the thickest line (working-size pixels) `stripMaskLines` takes out. */
+const LINE_PX = 4;
+
+export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false, faint = 1, stripLines = false) => {
+  const mask = stripLines ? stripMaskLines(textMask(g, faint), g.width, g.height) : textMask(g, faint);
   // Characters are joined across their gaps; the gap scales with the text, so two joins.
   const joins = [9, 17];
   // 2.3 (`adaptiveJoin`): large print (an MRZ-only crop, a close-up) has gaps between characters
@@ -337,6 +383,8 @@ export interface LocateOptions {
   adaptiveJoin?: boolean;
   /** 2.5: the text mask's level as a fraction of Otsu's (`textMask`); absent: 1. */
   faint?: number;
+  /** 2.6: long thin straight lines are taken out of the text mask before lines are formed (`stripMaskLines`). */
+  stripLines?: boolean;
 }
 
 export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
@@ -363,7 +411,7 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     searched.push(angle);
     const turned = angle === 0 ? g : await turn(g, angle);
     // Tilt passes look for tilts themselves only in the passes asked for, not in their own.
-    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint);
+    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint, opts.stripLines);
     // Lines descending to the right by d degrees become level after a further turn by −d.
     for (const d of found.tilts ?? []) {
       const next = Math.round((angle - d) * 4) / 4;

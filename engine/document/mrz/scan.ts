@@ -101,6 +101,15 @@ export interface ScanOptions {
    * MRZ's thin strokes. Only frames with no band at all pay for it.
    */
   faintSearch?: number;
+  /**
+   * 2.6: thin straight lines drawn over the MRZ (a focus crosshair, an illustration's outline) are
+   * taken out of the band search's text mask ('mask': `stripMaskLines`), and with 'crops' also out
+   * of every crop of a band before it is read (`removeOverlayLines`). A mask or crop with no such
+   * line is used unchanged.
+   */
+  overlayLines?: 'mask' | 'crops';
+  /** 2.6: a band whose read is one MRZ-like line of TD3 width is grown about two lines each way and read once more (`loneMrzLine`). */
+  growLone?: boolean;
 }
 
 /**
@@ -114,7 +123,16 @@ export interface ScanOptions {
  * nothing mean the print is below what the model resolves. `keepTurn`: when a band was read the
  * right way up (most check digits right) the quarter-turned frames are not searched afterwards.
  */
-export interface EnlargedBandBounds { maxReads: number; stopApart: boolean; keepTurn: boolean }
+export interface EnlargedBandBounds {
+  maxReads: number; stopApart: boolean; keepTurn: boolean;
+  /**
+   * 2.6: tesseract reads on enlarged bands per image, all bands together. A picture of two small
+   * cards (or one card whose print is too small) has several enlarged bands, each allowed
+   * `maxReads`; their reads cost several normal reads each, and 2.5 spent 9 of them (2.8 s CPU) on
+   * one such picture without a valid read. Absent: no image-wide bound.
+   */
+  imageReads?: number;
+}
 
 /**
  * 2.3: bands whose lines are under `belowPx` high are enlarged with a Lanczos-3 kernel (2.0–2.2:
@@ -267,7 +285,24 @@ export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3
  * lines for tesseract ('binary' and 'small' are the independent second reads). Turned images are
  * cached per angle, so several bands at one angle cost one rotation.
  */
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+/** 2.6: crops an overlay line was taken out of (`removeOverlayLines`): their reads do not show the characters as printed. */
+const CLEANED = new WeakSet<Buffer>();
+let cleanedSerial = 0;
+
+/**
+ * 2.6: a read of a cleaned crop keeps its lines but not its claim to have printed the characters
+ * no check digit covers as they stand: its `rawLines` become a token no other read shares. The
+ * confirmation and the vote need those characters printed alike by reads of unaltered crops,
+ * because every crop of a band is cleaned alike and their misreads agree (tuning: a crosshair
+ * through a UK passport's name line read `FUDARSANK<HENERT` in two cleaned reads).
+ */
+function markCleaned(r: Interpreted | null, cleaned: boolean): Interpreted | null {
+  if (!r || !cleaned) return r;
+  const token = `#${(cleanedSerial++).toString(36)}`;
+  return { ...r, rawLines: r.lines.map((l) => token.padStart(l.length, '#')) };
+}
+
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw, overlayLines = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number, src: Raw = img) => {
     const key = `${angle}:${src === img ? 0 : 1}`;
@@ -332,6 +367,17 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
     } else if (flipped) s = s.rotate(180);
     s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 && !small ? 'cubic' : 'lanczos3' }).normalise();
+    let altered = false;
+    // Only the retry variants are cleaned: the first read and its confirmations ('grey', 'binary',
+    // 'small') see the crop as 2.5 does, so a band 2.5 reads valid reads valid alike, and the
+    // cleaned reads (which cannot vouch for uncovered characters, `markCleaned`) add to the vote.
+    if (overlayLines && (variant === 'tall' || variant === 'thin' || variant === 'flat')) {
+      // 2.6: at reading scale, where the line height is known (b.lineHeight × f).
+      // A clone: a crop with no line found keeps its own pipeline, so it is read exactly as under 2.5.
+      const { data, info } = await s.clone().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      const cleaned = removeOverlayLines(data, info.width, info.height, b.lineHeight * f);
+      if (cleaned !== data) { s = sharp(cleaned, { raw: { width: info.width, height: info.height, channels: 1 } }); altered = true; }
+    }
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
       const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
@@ -340,7 +386,9 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       s = sharp(g, { raw: { width: info.width, height: info.height, channels: 1 } }).normalise();
     }
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
-    return s.png().toBuffer();
+    const png = await s.png().toBuffer();
+    if (altered) CLEANED.add(png);
+    return png;
   };
 }
 
@@ -524,8 +572,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const attempts: ScanAttempt[] = [];
   const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt);
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines });
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops');
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
@@ -547,7 +595,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const bounds = opts.enlargedBand;
   const enlarged = (b: MrzBand) => !!bounds && !!opts.upscale && b.lineHeight < opts.upscale.belowPx;
   /** No more reads of this band: the image budget, or (2.4) the enlarged band's own bounds. */
-  const bandSpent = (bi: number, b: MrzBand, flipped: boolean) => spent() || stopped.has(`${bi}:${flipped}`) || conflicted.has(bi) || (enlarged(b) && (perBand.get(bi) ?? 0) >= bounds!.maxReads);
+  /** 2.6 (`enlargedBand.imageReads`): tesseract reads spent on enlarged bands, all bands together. */
+  let enlargedReads = 0;
+  let currentEnlarged = false;
+  const bandSpent = (bi: number, b: MrzBand, flipped: boolean) => spent() || stopped.has(`${bi}:${flipped}`) || conflicted.has(bi) || (enlarged(b) && ((perBand.get(bi) ?? 0) >= bounds!.maxReads || (bounds!.imageReads !== undefined && enlargedReads >= bounds!.imageReads)));
   /** 2.4: logs a tesseract read of an enlarged band; two reads with no line in common stop it. */
   const note = (bi: number, b: MrzBand, flipped: boolean, r: Interpreted | null) => {
     if (r?.parsed && r.checksOk >= r.parsed.checks.length / 2) rightWayUp = true;
@@ -564,9 +615,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     // A valid read is worth its confirmation reads: only bands with none are judged hopeless.
     if (log.length >= 2 && !log.some((x) => x.valid) && !log.some((x, i) => log.some((y, j) => j > i && share(x, y)))) stopped.add(key);
   };
+  let lastCleaned = false;
   const tess = async (png: Buffer) => {
+    lastCleaned = CLEANED.has(png);
     reads++;
     if (current >= 0) perBand.set(current, (perBand.get(current) ?? 0) + 1);
+    if (currentEnlarged) enlargedReads++;
     return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
   };
 
@@ -585,7 +639,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const t0 = Date.now();
         const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
-        const r = g ? interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible) : null;
+        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return ok;
@@ -601,6 +655,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const tryBand = async (bi: number, band: MrzBand): Promise<MrzScan | null> => {
     let b = band;
     current = bi;
+    currentEnlarged = enlarged(band);
+    // 2.6: an enlarged band that the image-wide bound leaves no read is not started.
+    if (currentEnlarged && bounds?.imageReads !== undefined && enlargedReads >= bounds.imageReads) return null;
     for (const flipped of [false, true]) {
       flatMode = false;
       if (bandSpent(bi, b, flipped)) break;
@@ -610,11 +667,23 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (readers.glyph && opts.glyphVote) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png);
-      let r = interpret(raw, opts.plausible);
+      let r = markCleaned(interpret(raw, opts.plausible), lastCleaned);
       // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
       if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
         const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
-        r = interpret(await tess(await crop(grown, flipped, primary)), opts.plausible);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible), lastCleaned);
+        if (r) b = grown;
+      }
+      // 2.6 (`growLone`): one MRZ-like line of TD3 or TD1 width (fillers in it) and nothing else:
+      // an overlay (a highlight bar's edge, a crosshair) cut the band between MRZ lines. Grow it
+      // and read once more.
+      const lone = !r && opts.growLone ? loneMrzLine(raw) : null;
+      if (lone && !bandSpent(bi, b, flipped)) {
+        // The band's own height: for a one-line band it is that line's height with its margin.
+        // One more line each way for a passport line, two for an ID card's (three lines).
+        const k = lone === 'TD3' ? 1.5 : 2.5;
+        const grown = { ...b, top: Math.max(0, Math.round(b.top - k * b.height)), height: Math.round((1 + 2 * k) * b.height) };
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible), lastCleaned);
         if (r) b = grown;
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -629,7 +698,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
         flatTried = true;
         const t1 = Date.now();
-        r = interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible);
+        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible), lastCleaned);
         // The band needed flattening: its confirmation and retry reads start from it too.
         flatMode = !!r;
         earlier.push({ variant: 'flat', r: null });
@@ -681,7 +750,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
       if (bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible), lastCleaned);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
       noteValid(bi, b, r2);
@@ -735,7 +804,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible), lastCleaned);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
@@ -764,7 +833,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // leave budget unspent, and the quarter-turn search would spend it on other angles.
   if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent()) && !(bounds?.keepTurn && rightWayUp)) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
@@ -773,7 +842,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
   }
   if (!bands.length && opts.faintSearch) {
-    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch });
+    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines });
     for (let i = 0; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
       if (done) return done;
@@ -810,3 +879,135 @@ function strip(b: MrzBand): Omit<MrzBand, 'score'> {
   return rest;
 }
 
+
+/**
+ * 2.6 (`overlayLines`): thin straight lines drawn over an MRZ band (a camera app's focus
+ * crosshair or frame, a vendor illustration's outline or highlight edge) are taken out of the
+ * band's crop before it is read. `g` is the crop at reading scale, `lh` its line height in pixels.
+ * - Dark lines: a run of ink along a row longer than `DARK_RUN` line heights and a tenth of the
+ *   crop's width (MRZ glyphs are separate, under a line height wide, and chevrons are diagonal
+ *   strokes), at most `THIN` of a line height thick; along a column, a run of ink longer than
+ *   `DARK_RUN_V` line heights and 0.8 of the crop's height (a line crossing the band; a glyph is at
+ *   most one line high and the lines of a band are apart). Each such pixel takes the lighter of the
+ *   two pixels just past the line on either side: a glyph's stroke that the line crosses is dark on
+ *   both sides and stays, paper is light on both sides and the line goes.
+ * - Light lines: rows where, over a stretch of `WINDOW` line heights, the ink of the rows on either
+ *   side is at least four times the row's own (a pale line cutting through a text line's glyphs).
+ *   Those rows take the darker of the two rows just past them, which joins the cut strokes.
+ * Returns `g` itself when it finds no line, so a band without an overlay is read exactly as before.
+ */
+export function removeOverlayLines(g: Buffer, w: number, h: number, lh: number): Buffer {
+  if (w < 16 || h < 8 || lh < 6) return g;
+  const level = otsuLevel(g);
+  const ink = (i: number) => g[i]! < level;
+  const thin = Math.max(2, Math.round(THIN * lh));
+  let out: Buffer | null = null;
+  const put = (i: number, v: number) => { out ??= Buffer.from(g); out[i] = v; };
+  // Dark horizontal lines.
+  const mark = new Uint8Array(w * h);
+  // Also a share of the crop's width and height: a band's line height can be under-measured (a
+  // band holding one line of a stack), and glyph strokes must never pass for lines (a synthetic
+  // passport's `U` lost a stroke at 1.6 line heights and read `L` in every read alike).
+  const minRun = Math.max(Math.round(DARK_RUN * lh), Math.round(0.1 * w));
+  for (let y = 0; y < h; y++) {
+    let x = 0;
+    while (x < w) {
+      if (!ink(y * w + x)) { x++; continue; }
+      const x0 = x;
+      while (x < w && ink(y * w + x)) x++;
+      if (x - x0 >= minRun) for (let k = x0; k < x; k++) mark[y * w + k] = 1;
+    }
+  }
+  for (let x = 0; x < w; x++) {
+    let y = 0;
+    while (y < h) {
+      if (!mark[y * w + x]) { y++; continue; }
+      const y0 = y;
+      while (y < h && mark[y * w + x]) y++;
+      // Thicker than a line: a solid bar or a filled block, not an overlay line; left alone. At
+      // the crop's edge: the page's or the frame's border, whose removal leaves a sliver read as `I`.
+      if (y - y0 > thin || y0 <= 1 || y >= h - 1) continue;
+      const above = y0 - 2 >= 0 ? g[(y0 - 2) * w + x]! : 255, below = y + 1 < h ? g[(y + 1) * w + x]! : 255;
+      const v = Math.max(above, below);
+      for (let k = y0; k < y; k++) put(k * w + x, v);
+    }
+  }
+  // Dark vertical lines (read from the original crop: a crossing of both is handled by each pass).
+  const minRunV = Math.max(Math.round(DARK_RUN_V * lh), Math.round(0.8 * h));
+  const markV = new Uint8Array(w * h);
+  for (let x = 0; x < w; x++) {
+    let y = 0;
+    while (y < h) {
+      if (!ink(y * w + x)) { y++; continue; }
+      const y0 = y;
+      while (y < h && ink(y * w + x)) y++;
+      if (y - y0 >= minRunV) for (let k = y0; k < y; k++) markV[k * w + x] = 1;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    let x = 0;
+    while (x < w) {
+      if (!markV[y * w + x]) { x++; continue; }
+      const x0 = x;
+      while (x < w && markV[y * w + x]) x++;
+      if (x - x0 > thin || x0 <= 1 || x >= w - 1) continue;
+      const left = x0 - 2 >= 0 ? (out ?? g)[y * w + x0 - 2]! : 255, right = x + 1 < w ? (out ?? g)[y * w + x + 1]! : 255;
+      const v = Math.max(left, right);
+      for (let k = x0; k < x; k++) put(y * w + k, v);
+    }
+  }
+  // Light lines through a text line.
+  const src: Buffer = out ?? g;
+  const win = Math.max(16, Math.round(WINDOW * lh));
+  for (let x0 = 0; x0 < w; x0 += win) {
+    const x1 = Math.min(w, x0 + win);
+    const count = new Int32Array(h);
+    for (let y = 0; y < h; y++) for (let x = x0; x < x1; x++) if (src[y * w + x]! < level) count[y]!++;
+    const floor = 0.12 * (x1 - x0);
+    for (let t = 1; t <= thin; t++) {
+      for (let y = 1; y + t < h; y++) {
+        const a = count[y - 1]!, b = count[y + t]!;
+        if (a < floor || b < floor) continue;
+        let inner = 0;
+        for (let k = y; k < y + t; k++) inner = Math.max(inner, count[k]!);
+        if (inner * 4 > Math.min(a, b)) continue;
+        for (let k = y; k < y + t; k++) for (let x = x0; x < x1; x++) put(k * w + x, Math.min(src[(y - 1) * w + x]!, src[(y + t) * w + x]!));
+        for (let k = y; k < y + t; k++) count[k] = Math.min(a, b);
+      }
+    }
+  }
+  return out ?? g;
+}
+
+/** 2.6 overlay-line shape, in line heights: a dark row run (`DARK_RUN`), a dark column run (`DARK_RUN_V`), the thickest line (`THIN`), the light-line window (`WINDOW`). */
+const DARK_RUN = 2.5, DARK_RUN_V = 1.6, THIN = 0.2, WINDOW = 4;
+
+/**
+ * 2.6: the read holds exactly one line of TD3 (±4) or TD1 (±3) width with a filler run in it, and
+ * no second line of MRZ width: the band holds one line of a passport or ID-card MRZ. TD2 widths are left out: a
+ * vendor illustration re-printing a TD3 MRZ shortened (38 characters) looked like one, and its grown
+ * read then spent the retry reads of a band the right way up (tuning: Swiss specimen, 0.9 → 2.5 s).
+ */
+export function loneMrzLine(raw: OcrLine[]): 'TD3' | 'TD1' | null {
+  const ls = raw.map((l) => norm(l.text)).filter((t) => t.length >= 24 && t.length <= 50);
+  if (ls.length !== 1 || !/<<</.test(ls[0]!)) return null;
+  const n = ls[0]!.length;
+  return Math.abs(n - 44) <= 4 ? 'TD3' : Math.abs(n - 30) <= 3 ? 'TD1' : null;
+}
+
+/** Otsu's level of a grey buffer. */
+function otsuLevel(g: Buffer): number {
+  const hist = new Float64Array(256);
+  for (let i = 0; i < g.length; i += 1) hist[g[i]!]! += 1;
+  let sum = 0;
+  for (let v = 0; v < 256; v++) sum += v * hist[v]!;
+  let w0 = 0, s0 = 0, best = 0, level = 128;
+  for (let v = 0; v < 256; v++) {
+    w0 += hist[v]!; s0 += v * hist[v]!;
+    if (w0 === 0 || w0 === g.length) continue;
+    const m0 = s0 / w0, m1 = (sum - s0) / (g.length - w0);
+    const between = w0 * (g.length - w0) * (m0 - m1) ** 2;
+    if (between > best) { best = between; level = v + 1; }
+  }
+  return level;
+}
