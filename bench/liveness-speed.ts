@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/liveness-speed.ts [--runs 3] [--split tuning|held-out|all] [--case ID] [--versions v4,v6]`
+ * `npx tsx bench/liveness-speed.ts [--runs 3] [--split tuning|held-out|all] [--case ID] [--versions v4,v9]`
  *
  * The cost of one liveness capture under two faces settings versions (default v4 and v5), paired:
  * for every labelled real clip (bench/liveness-labels.json, without the screen-colour signal), the
@@ -18,13 +18,13 @@ import { LandmarkModel } from '../engine/faces/landmarks.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { PresentationAttackDetector } from '../engine/faces/pad.js';
-import { FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6 } from '../engine/faces/settings.js';
+import { FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V9 } from '../engine/faces/settings.js';
 import { labelledCapture, labelledCases, LABELLED_NOW } from '../tools/faces/testing/labelled.js';
 import { fmt, summarize } from './stats.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, split: { type: 'string', default: 'tuning' }, case: { type: 'string' }, versions: { type: 'string', default: 'v4,v5' } } });
 const runs = Number(values.runs);
-const KNOWN = { v4: FACE_SETTINGS_V4, v5: FACE_SETTINGS_V5, v6: FACE_SETTINGS_V6 } as const;
+const KNOWN = { v4: FACE_SETTINGS_V4, v5: FACE_SETTINGS_V5, v6: FACE_SETTINGS_V6, v9: FACE_SETTINGS_V9 } as const;
 const names = values.versions.split(',') as (keyof typeof KNOWN)[];
 if (names.length !== 2 || names.some((n) => !(n in KNOWN))) throw new Error(`--versions: two of ${Object.keys(KNOWN).join(', ')}, comma-separated`);
 const versions = names.map((n) => [n, KNOWN[n]] as const);
