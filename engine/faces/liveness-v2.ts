@@ -468,13 +468,17 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   await fillEyes(models, frames.filter((f) => nearNeutral(f.face, neutral, s)), v2.blink.darkEyeGain, v2.blink.confirmDimClosed !== undefined);
   // v8: movements read in the neutral head's own frame. Its rotation: the mean over the neutral
   // frames within 5° of the median pose (a glance away in the straight look does not pull it).
-  let reading: MovementReading | undefined;
+  // Taken once, and only when v8's reading or v10's whole-rotation rule asks for it.
+  const wrongSlotBound = v2.script.wrongSlotRotationDeg;
   let neutralRotation: [number[], number[], number[]] | undefined;
-  if (v2.movement) {
+  if (v2.movement || wrongSlotBound !== undefined) {
     const steady = neutralRef.filter((f) => Math.abs(f.face.pose.yaw - neutral.yaw) <= 5 && Math.abs(f.face.pose.pitch - neutral.pitch) <= 5);
     neutralRotation = meanRotation((steady.length ? steady : neutralRef).map((f) => f.face.pose));
+  }
+  let reading: MovementReading | undefined;
+  if (v2.movement && neutralRotation) {
     const R = neutralRotation;
-    if (R) reading = { relative: (face) => relativeYawPitch(face.pose, R), margin: v2.movement.dominanceMargin };
+    reading = { relative: (face) => relativeYawPitch(face.pose, R), margin: v2.movement.dominanceMargin };
   }
   const moves = movementEvents(frames, neutral, s, reading);
   const blinks = blinkEvents(frames, neutral, s, v2.blink);
@@ -482,13 +486,8 @@ export async function evaluateLivenessV2(models: FaceModels, settings: FaceEngin
   const matched = matchScript(script.slots, events, v2.script, { turn: s.turnYawDeg, nod: s.nodPitchDeg });
   // v10: contradictions from the whole rotation out of the slot (whatever the reading calls it).
   // The neutral rotation as v8 takes it; a pose without a rotation falls back to the image-axes angles.
-  const wrongSlotBound = v2.script.wrongSlotRotationDeg;
   let wholeRotation: ((face: FaceObservation) => number) | undefined;
   if (wrongSlotBound !== undefined) {
-    if (!neutralRotation) {
-      const steady = neutralRef.filter((f) => Math.abs(f.face.pose.yaw - neutral.yaw) <= 5 && Math.abs(f.face.pose.pitch - neutral.pitch) <= 5);
-      neutralRotation = meanRotation((steady.length ? steady : neutralRef).map((f) => f.face.pose));
-    }
     const R = neutralRotation;
     wholeRotation = (face) => (R && face.pose.rotation ? forwardAngle(face.pose, R) : Math.hypot(face.pose.yaw - neutral.yaw, face.pose.pitch - neutral.pitch));
   }

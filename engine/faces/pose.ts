@@ -125,13 +125,17 @@ export function meanRotation(poses: HeadPose[]): [number[], number[], number[]] 
  * image's axes a rolled head's turn also reads as pitch). Same signs as `HeadPose`.
  */
 export function relativeYawPitch(pose: HeadPose, ref: [number[], number[], number[]]): { yaw: number; pitch: number } {
-  const R = pose.rotation!;
-  // Forward axis of the current head in camera coordinates: the third column of R.
-  const n = [R[0]![2]!, R[1]![2]!, R[2]![2]!];
-  // ...in the reference head's coordinates: R_ref^T n (the rows of R_ref are its camera-to-head map transposed).
-  const v = [0, 1, 2].map((k) => ref[0]![k]! * n[0]! + ref[1]![k]! * n[1]! + ref[2]![k]! * n[2]!);
+  const v = forwardInReference(pose, ref);
   const deg = 180 / Math.PI;
   return { yaw: Math.atan2(v[0]!, v[2]!) * deg, pitch: Math.atan2(v[1]!, v[2]!) * deg };
+}
+
+/** The current head's forward axis (the third column of its rotation) in the reference head's coordinates: R_ref^T n. */
+function forwardInReference(pose: HeadPose, ref: [number[], number[], number[]]): number[] {
+  const R = pose.rotation!;
+  const n = [R[0]![2]!, R[1]![2]!, R[2]![2]!];
+  // The rows of R_ref are its camera-to-head map transposed.
+  return [0, 1, 2].map((k) => ref[0]![k]! * n[0]! + ref[1]![k]! * n[1]! + ref[2]![k]! * n[2]!);
 }
 
 /**
@@ -140,9 +144,7 @@ export function relativeYawPitch(pose: HeadPose, ref: [number[], number[], numbe
  * any diagonal between them is measured on one scale, so no turn/nod reading can shrink it.
  */
 export function forwardAngle(pose: HeadPose, ref: [number[], number[], number[]]): number {
-  const R = pose.rotation!;
-  const n = [R[0]![2]!, R[1]![2]!, R[2]![2]!];
-  const v = [0, 1, 2].map((k) => ref[0]![k]! * n[0]! + ref[1]![k]! * n[1]! + ref[2]![k]! * n[2]!);
+  const v = forwardInReference(pose, ref);
   return (Math.atan2(Math.hypot(v[0]!, v[1]!), v[2]!) * 180) / Math.PI;
 }
 

@@ -910,51 +910,35 @@ export function removeOverlayLines(g: Buffer, w: number, h: number, lh: number):
   // passport's `U` lost a stroke at 1.6 line heights and read `L` in every read alike).
   const minRun = Math.max(Math.round(DARK_RUN * lh), Math.round(0.1 * w));
   for (let y = 0; y < h; y++) {
-    let x = 0;
-    while (x < w) {
-      if (!ink(y * w + x)) { x++; continue; }
-      const x0 = x;
-      while (x < w && ink(y * w + x)) x++;
+    eachRun(w, (x) => ink(y * w + x), (x0, x) => {
       if (x - x0 >= minRun) for (let k = x0; k < x; k++) mark[y * w + k] = 1;
-    }
+    });
   }
   for (let x = 0; x < w; x++) {
-    let y = 0;
-    while (y < h) {
-      if (!mark[y * w + x]) { y++; continue; }
-      const y0 = y;
-      while (y < h && mark[y * w + x]) y++;
+    eachRun(h, (y) => mark[y * w + x] !== 0, (y0, y) => {
       // Thicker than a line: a solid bar or a filled block, not an overlay line; left alone. At
       // the crop's edge: the page's or the frame's border, whose removal leaves a sliver read as `I`.
-      if (y - y0 > thin || y0 <= 1 || y >= h - 1) continue;
+      if (y - y0 > thin || y0 <= 1 || y >= h - 1) return;
       const above = y0 - 2 >= 0 ? g[(y0 - 2) * w + x]! : 255, below = y + 1 < h ? g[(y + 1) * w + x]! : 255;
       const v = Math.max(above, below);
       for (let k = y0; k < y; k++) put(k * w + x, v);
-    }
+    });
   }
   // Dark vertical lines (read from the original crop: a crossing of both is handled by each pass).
   const minRunV = Math.max(Math.round(DARK_RUN_V * lh), Math.round(0.8 * h));
   const markV = new Uint8Array(w * h);
   for (let x = 0; x < w; x++) {
-    let y = 0;
-    while (y < h) {
-      if (!ink(y * w + x)) { y++; continue; }
-      const y0 = y;
-      while (y < h && ink(y * w + x)) y++;
+    eachRun(h, (y) => ink(y * w + x), (y0, y) => {
       if (y - y0 >= minRunV) for (let k = y0; k < y; k++) markV[k * w + x] = 1;
-    }
+    });
   }
   for (let y = 0; y < h; y++) {
-    let x = 0;
-    while (x < w) {
-      if (!markV[y * w + x]) { x++; continue; }
-      const x0 = x;
-      while (x < w && markV[y * w + x]) x++;
-      if (x - x0 > thin || x0 <= 1 || x >= w - 1) continue;
+    eachRun(w, (x) => markV[y * w + x] !== 0, (x0, x) => {
+      if (x - x0 > thin || x0 <= 1 || x >= w - 1) return;
       const left = x0 - 2 >= 0 ? (out ?? g)[y * w + x0 - 2]! : 255, right = x + 1 < w ? (out ?? g)[y * w + x + 1]! : 255;
       const v = Math.max(left, right);
       for (let k = x0; k < x; k++) put(y * w + k, v);
-    }
+    });
   }
   // Light lines through a text line.
   const src: Buffer = out ?? g;
@@ -977,6 +961,17 @@ export function removeOverlayLines(g: Buffer, w: number, h: number, lh: number):
     }
   }
   return out ?? g;
+}
+
+/** Each maximal run of cells `on` along one line of `n` cells: `run(start, end)`, end exclusive. */
+function eachRun(n: number, on: (k: number) => boolean, run: (start: number, end: number) => void): void {
+  let k = 0;
+  while (k < n) {
+    if (!on(k)) { k++; continue; }
+    const start = k;
+    while (k < n && on(k)) k++;
+    run(start, k);
+  }
 }
 
 /** 2.6 overlay-line shape, in line heights: a dark row run (`DARK_RUN`), a dark column run (`DARK_RUN_V`), the thickest line (`THIN`), the light-line window (`WINDOW`). */
