@@ -34,7 +34,8 @@ const { values } = parseArgs({ options: {
   temporal: { type: 'string', default: 'dev,postgres' }, workers: { type: 'string', default: '1' },
   // Seconds of idle after the single Cases: the background CPU of each process, per second.
   idle: { type: 'string', default: '0' },
-  // A folder: the api processes write V8 CPU profiles there (node --cpu-prof) when the stack stops.
+  // A folder: the api and worker processes write V8 CPU profiles there (node --cpu-prof; the
+  // worker's engine threads one each) when the stack stops.
   'cpu-prof': { type: 'string' },
   // Per table of the app's and Temporal's databases: scans and rows written per Case, loaded.
   'pg-tables': { type: 'boolean', default: false },
@@ -160,7 +161,10 @@ async function measure(backend: Backend): Promise<Figures> {
   const stack = await startStack({
     dataDir: stackDir, pgPort: await freePort(), temporal: backend, temporalPort: await freePort(), apiPort, workers,
     env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}` },
-    ...(values['cpu-prof'] ? { apiNodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], backend)}`] } : {}),
+    ...(values['cpu-prof'] ? {
+      apiNodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], backend, 'api')}`],
+      workerNodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], backend, 'worker')}`],
+    } : {}),
   });
   // A pool: concurrent applicants seed their challenges at the same time.
   const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });

@@ -38,6 +38,8 @@ export interface StackOptions {
   logFile?: string;
   /** Extra node options for the api processes (benchmarks: `--cpu-prof`). */
   apiNodeArgs?: string[];
+  /** Extra node options for the worker processes (benchmarks: `--cpu-prof`). */
+  workerNodeArgs?: string[];
   /** Ports for the local Google/GitHub sign-in stand-ins (0: any free port). */
   standinPorts?: { google: number; github: number };
 }
@@ -158,7 +160,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
       ...(temporal?.uiUrl ? { TEMPORAL_UI_URL: temporal.uiUrl } : {}),
     };
     const startWorker = async (extra = false) => {
-      const worker = await forkService('worker/main.ts', env, 'worker', { logFile: o.logFile });
+      const worker = await forkService('worker/main.ts', env, 'worker', { logFile: o.logFile, nodeArgs: o.workerNodeArgs });
       if (extra || workers.length === 0) workers.push(worker);
       else workers[0] = worker;
       return worker;
@@ -192,7 +194,7 @@ export async function startStack(o: StackOptions): Promise<RunningStack> {
         return apis[index]!;
       },
       async restartWorker(index = 0) {
-        workers[index] = await forkService('worker/main.ts', env, 'worker', { logFile: o.logFile });
+        workers[index] = await forkService('worker/main.ts', env, 'worker', { logFile: o.logFile, nodeArgs: o.workerNodeArgs });
         return workers[index]!;
       },
       async restartTemporal() {

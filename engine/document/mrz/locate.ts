@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { binaryRowFilter, runFilter } from './morphology.js';
 
 /**
  * Classical MRZ localisation on a whole photo or scan: no template, no document outline needed.
@@ -28,36 +29,10 @@ export interface MrzBand {
   score: number;
 }
 
-/** Running max (dilate) or min (erode) over a window of `k` along rows or columns. */
-function runFilter(src: Uint8Array, w: number, h: number, k: number, horizontal: boolean, max: boolean): Uint8Array {
-  const dst = new Uint8Array(src.length);
-  const n = horizontal ? w : h;
-  const m = horizontal ? h : w;
-  const stride = horizontal ? 1 : w;
-  const half = Math.floor(k / 2);
-  const q = new Int32Array(n);
-  for (let j = 0; j < m; j++) {
-    const base = horizontal ? j * w : j;
-    let head = 0, tail = 0;
-    // Monotone deque over the window [i - half, i + half].
-    let next = 0;
-    for (let i = 0; i < n; i++) {
-      const hi = Math.min(n - 1, i + half);
-      while (next <= hi) {
-        const v = src[base + next * stride]!;
-        while (tail > head && (max ? src[base + q[tail - 1]! * stride]! <= v : src[base + q[tail - 1]! * stride]! >= v)) tail--;
-        q[tail++] = next++;
-      }
-      while (q[head]! < i - half) head++;
-      dst[base + i * stride] = src[base + q[head]! * stride]!;
-    }
-  }
-  return dst;
-}
-
-function morph(src: Uint8Array, w: number, h: number, kw: number, kh: number, max: boolean): Uint8Array {
+/** `binary`: `src` holds only 0 and 1 (a mask), which rows can filter by runs (morphology.ts). */
+function morph(src: Uint8Array, w: number, h: number, kw: number, kh: number, max: boolean, binary = false): Uint8Array {
   let out = src;
-  if (kw > 1) out = runFilter(out, w, h, kw, true, max);
+  if (kw > 1) out = binary ? binaryRowFilter(out, w, h, kw, max) : runFilter(out, w, h, kw, true, max);
   if (kh > 1) out = runFilter(out, w, h, kh, false, max);
   return out;
 }
@@ -168,8 +143,8 @@ export interface TiltedLine { deg: number; x0: number; x1: number; cy: number; t
  */
 export function lineBlobsAndTilts(mask: Uint8Array, w: number, h: number, join: number, tilt: boolean): { blobs: Blob[]; tilted: TiltedLine[] } {
   // Remove isolated specks first (a 2×2 opening), so noise does not bridge lines.
-  const opened = morph(morph(mask, w, h, 2, 2, false), w, h, 2, 2, true);
-  const closed = morph(morph(opened, w, h, join, 1, true), w, h, join, 1, false);
+  const opened = morph(morph(mask, w, h, 2, 2, false, true), w, h, 2, 2, true, true);
+  const closed = morph(morph(opened, w, h, join, 1, true, true), w, h, join, 1, false, true);
   const labels = tilt ? new Int32Array(w * h) : undefined;
   const all = components(closed, w, h, labels);
   const blobs: Blob[] = [];
