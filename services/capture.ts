@@ -25,6 +25,22 @@ export async function resolveSession(em: EntityManager, token: string): Promise<
   return { ok: true, verification: v, expiresAt: session.expiresAt };
 }
 
+/**
+ * What `resolveSession` decides, for the upload path (a Case takes some 55 uploads): one indexed
+ * join returning the Case id and state, instead of two lookups loading the Case's JSON columns.
+ */
+export async function resolveSessionCase(em: EntityManager, token: string): Promise<{ ok: true; caseId: string } | { ok: false; code: 'unauthorized' | 'session_expired' | 'verification_erased' }> {
+  const [row] = await em.execute<Array<{ verification_id: string; expires_at: Date | string; status: string | null }>>(
+    'select s.verification_id, s.expires_at, v.status from capture_sessions s left join verifications v on v.id = s.verification_id where s.token_hash = ?',
+    [sha256Hex(token)],
+    'all',
+  );
+  if (!row) return { ok: false, code: 'unauthorized' };
+  if (!row.status || row.status === 'erased') return { ok: false, code: 'verification_erased' };
+  if (new Date(row.expires_at).getTime() <= Date.now()) return { ok: false, code: 'session_expired' };
+  return { ok: true, caseId: row.verification_id };
+}
+
 export async function resolveLinkCode(em: EntityManager, code: string): Promise<{ ok: true; verification: IVerification } | { ok: false; code: 'unauthorized' | 'link_expired' | 'verification_erased' }> {
   const v = await em.findOne(Verification, { linkCodeHash: sha256Hex(code) });
   if (!v) return { ok: false, code: 'unauthorized' };
@@ -123,18 +139,26 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
   // identity map: the flush at commit would otherwise diff every entity the request loaded (the
   // Case with its JSON columns) on each of a Case's 55 uploads.
   const stored = await deps.em.transactional(async (tx) => {
-    const v = await tx.findOneOrFail(Verification, { id: caseId }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['status', 'acceptedDocuments', 'livenessChallenge'] });
+    const now = new Date();
+    // One statement takes the Case's row lock (as submit and erasure do), touches it, and returns
+    // its state and upload count: three round trips of the old lock, count and update in one.
+    const [v] = await tx.execute<Array<{ status: string; accepted_documents: IVerification['acceptedDocuments']; liveness_challenge: unknown; uploads: string | number }>>(
+      `update verifications v set updated_at = ? where v.id = ?
+       returning v.status, v.accepted_documents, v.liveness_challenge, (select count(*) from uploads u where u.verification_id = v.id) as uploads`,
+      [now, caseId],
+      'all',
+    );
+    if (!v) throw new AppError('verification_erased', 'This verification no longer exists.');
     if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted; uploads are closed.');
-    acceptedTypes = [...new Set(v.acceptedDocuments.flatMap((d) => d.types))];
-    const count = await tx.count(Upload, { verificationId: caseId });
+    acceptedTypes = [...new Set(v.accepted_documents.flatMap((d) => d.types))];
+    const count = Number(v.uploads);
     const replacing = SINGLE_KINDS.has(kind) ? await tx.find(Upload, { verificationId: caseId, kind }, { fields: ['blobKey'] }) : [];
     if (count - replacing.length + 1 > deps.config.uploads.maxFiles) {
       throw new AppError('too_many_uploads', `At most ${deps.config.uploads.maxFiles} uploads per verification.`, [{ field: 'file', code: 'too_many_uploads', message: 'upload limit reached' }]);
     }
-    if (kind === 'liveness_frame') checkFrameMeta(v.livenessChallenge, meta);
+    if (kind === 'liveness_frame') checkFrameMeta(v.liveness_challenge, meta);
     const blobKey = await deps.blobs.put(caseId, bytes);
     const sha256 = sha256Hex(bytes);
-    const now = new Date();
     const id = newId('upload');
     if (replacing.length > 0) {
       await tx.nativeDelete(Upload, { id: { $in: replacing.map((u) => u.id) } });
@@ -153,7 +177,6 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
       meta,
       createdAt: now,
     });
-    await tx.nativeUpdate(Verification, { id: caseId }, { updatedAt: now });
     return { upload_id: id, kind, sha256 };
   }, { clear: true });
   await Promise.all(replacedBlobs.map((k) => deps.blobs.delete(k)));

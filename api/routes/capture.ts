@@ -14,17 +14,21 @@ import { mintCaptureSession, onboardingUrl } from '../../services/case-links.js'
 import { startLivenessChallenge } from '../../services/liveness-challenge.js';
 import { previewLiveFrame } from '../../services/live-preview.js';
 import { LIVE_PREVIEW_MAX_BYTES, ZLivePreview } from '../../domain/live-preview.js';
-import { listCaseUploads, projectBranding, resolveLinkCode, resolveSession, storeUpload, submitCapture } from '../../services/capture.js';
+import { listCaseUploads, projectBranding, resolveLinkCode, resolveSession, resolveSessionCase, storeUpload, submitCapture } from '../../services/capture.js';
 
 // CSP (with the per-response style nonce), frame-ancestors, nosniff and the referrer policy come
 // from api/plugins/security-headers.ts, on every response.
 const PAGE_HEADERS = { 'cache-control': 'no-store' };
 
+function throwSessionProblem(code: 'unauthorized' | 'session_expired' | 'link_expired' | 'verification_erased'): never {
+  if (code === 'unauthorized') throw new AppError('unauthorized', 'This capture link is not valid.');
+  throw new AppError(code === 'verification_erased' ? 'verification_erased' : 'session_expired', 'This capture session has expired; open your verification link again.');
+}
+
 async function sessionOrThrow(req: FastifyRequest, token: string): Promise<{ verification: IVerification; expiresAt: Date }> {
   const s = await resolveSession(req.em, token);
   if (s.ok) return s;
-  if (s.code === 'unauthorized') throw new AppError('unauthorized', 'This capture link is not valid.');
-  throw new AppError(s.code === 'verification_erased' ? 'verification_erased' : 'session_expired', 'This capture session has expired; open your verification link again.');
+  throwSessionProblem(s.code);
 }
 
 /** The hosted page and the capture API under /o/{token}; the token is the only credential. */
@@ -82,7 +86,8 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 201: ZUploadResponse, 400: ZProblem, 401: ZProblem, 409: ZProblem, 410: ZProblem, 413: ZProblem, 415: ZProblem, 422: ZProblem },
     },
   }, async (req, reply) => {
-    const { verification: v } = await sessionOrThrow(req, req.params.token);
+    const s = await resolveSessionCase(req.em, req.params.token);
+    if (!s.ok) throwSessionProblem(s.code);
     if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Uploads must be multipart/form-data.');
     let kind: TUploadKind | undefined;
     let meta: Record<string, unknown> | null = null;
@@ -112,7 +117,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     }
     if (!kind) throw new AppError('validation_failed', 'The upload needs a kind field.', [{ field: 'kind', code: 'required', message: 'missing' }]);
     if (!file || file.length === 0) throw new AppError('validation_failed', 'The upload needs a file.', [{ field: 'file', code: 'required', message: 'missing' }]);
-    const stored = await storeUpload(req.deps, v.id, kind, file, meta, documentType);
+    const stored = await storeUpload(req.deps, s.caseId, kind, file, meta, documentType);
     return reply.code(201).send(stored);
   });
 

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { api, countRows, createVerification, sampleJpeg, signup, stack, submit, tokenOf, upload } from '../helpers.js';
+import { api, countRows, createVerification, sampleJpeg, signup, sql, stack, submit, tokenOf, upload } from '../helpers.js';
 
 /** A valid PNG header claiming 60000×60000 pixels with a tiny compressed body: a decompression bomb. */
 function decompressionBombPng(): Buffer {
@@ -138,5 +138,26 @@ describe('bad input gets a clear 4xx problem and changes nothing', () => {
     const twice = await submit(token);
     expect(twice.status).toBe(409);
     expect(await countRows('uploads', 'verification_id = $1', [v.id])).toBe(1);
+  });
+
+  it('refuses uploads with an unknown token (401), on an expired session (410) and on an erased Case (410), storing nothing', async () => {
+    const jpeg = await sampleJpeg();
+    const unknown = await upload('cs_not_a_real_token_0123456789abcdef', 'document_front', jpeg);
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.code).toBe('unauthorized');
+
+    const { key } = await signup();
+    const expired = await createVerification(key);
+    await sql("update capture_sessions set expires_at = now() - interval '1 second' where verification_id = $1", [expired.id]);
+    const late = await upload(tokenOf(expired.onboarding_url), 'document_front', jpeg);
+    expect(late.status).toBe(410);
+    expect(late.body.code).toBe('session_expired');
+
+    const erased = await createVerification(key);
+    expect((await api('DELETE', `/v1/verifications/${erased.id}`, { key })).status).toBe(200);
+    const gone = await upload(tokenOf(erased.onboarding_url), 'document_front', jpeg);
+    expect(gone.status).toBe(410);
+    expect(gone.body.code).toBe('verification_erased');
+    expect(await countRows('uploads', 'verification_id = any($1)', [[expired.id, erased.id]])).toBe(0);
   });
 });

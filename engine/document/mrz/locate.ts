@@ -78,18 +78,27 @@ export function textMask(g: Gray, faint = 1): Uint8Array {
  * that lines of text follow. Projection-profile energy over a subsample of mask pixels, coarse then fine.
  */
 export function textAngle(mask: Uint8Array, w: number, h: number): number {
-  const xs: number[] = [], ys: number[] = [];
   const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 400_000)));
-  for (let y = 0; y < h; y += step) for (let x = 0; x < w; x += step) if (mask[y * w + x]) { xs.push(x); ys.push(y); }
-  if (xs.length < 50) return 0;
+  let count = 0;
+  for (let y = 0; y < h; y += step) for (let x = 0; x < w; x += step) if (mask[y * w + x]) count++;
+  if (count < 50) return 0;
+  // Typed coordinates, and only the bins a projection touched are summed and cleared: zeros add
+  // nothing to the energy, so every angle's value is the same double as over the whole array.
+  const xs = new Int32Array(count), ys = new Int32Array(count);
+  for (let y = 0, n = 0; y < h; y += step) for (let x = 0; x < w; x += step) if (mask[y * w + x]) { xs[n] = x; ys[n] = y; n++; }
   const diag = Math.ceil(Math.hypot(w, h));
   const bins = new Float64Array(2 * diag + 2);
   const energy = (deg: number) => {
     const a = (deg * Math.PI) / 180, s = Math.sin(a), c = Math.cos(a);
-    bins.fill(0);
-    for (let i = 0; i < xs.length; i++) bins[Math.round(ys[i]! * c - xs[i]! * s) + diag]! += 1;
+    let lo = bins.length, hi = -1;
+    for (let i = 0; i < count; i++) {
+      const b = Math.round(ys[i]! * c - xs[i]! * s) + diag;
+      bins[b]! += 1;
+      if (b < lo) lo = b;
+      if (b > hi) hi = b;
+    }
     let e = 0;
-    for (let i = 0; i < bins.length; i++) e += bins[i]! * bins[i]!;
+    for (let i = lo; i <= hi; i++) { e += bins[i]! * bins[i]!; bins[i] = 0; }
     return e;
   };
   let best = 0, bestE = -1;
@@ -260,7 +269,8 @@ export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0:
  * Finds text-line blobs in a turned grey image (lines horizontal). The default is the classical
  * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
  */
-export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean, faint?: number, stripLines?: boolean) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
+/** `knownMask`: `textMask(g)` at level 1, when the caller already has it (the angle search's). */
+export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean, faint?: number, stripLines?: boolean, knownMask?: Uint8Array) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
 
 /**
  * Median height (px) of the character-sized ink components of a text mask: blobs 4 px or taller,
@@ -321,8 +331,9 @@ export function stripMaskLines(mask: Uint8Array, w: number, h: number): Uint8Arr
 /** 2.6: the thickest line (working-size pixels) `stripMaskLines` takes out. */
 const LINE_PX = 4;
 
-export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false, faint = 1, stripLines = false) => {
-  const mask = stripLines ? stripMaskLines(textMask(g, faint), g.width, g.height) : textMask(g, faint);
+export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false, faint = 1, stripLines = false, knownMask = undefined) => {
+  const text = knownMask && faint === 1 ? knownMask : textMask(g, faint);
+  const mask = stripLines ? stripMaskLines(text, g.width, g.height) : text;
   // Characters are joined across their gaps; the gap scales with the text, so two joins.
   const joins = [9, 17];
   // 2.3 (`adaptiveJoin`): large print (an MRZ-only crop, a close-up) has gaps between characters
@@ -370,8 +381,12 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
   const { data } = await base.clone().greyscale().resize(ww, wh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
   const g: Gray = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: ww, height: wh };
   let angles = opts.angles;
+  // The unturned image's text mask, kept from the angle search: the pass at angle 0 needs the same
+  // mask (a blackhat and a threshold of the same pixels), so it is not computed twice.
+  let mask0: Uint8Array | undefined;
   if (!angles) {
-    const angle0 = textAngle(textMask(g), g.width, g.height);
+    mask0 = textMask(g);
+    const angle0 = textAngle(mask0, g.width, g.height);
     // Lines descending to the right at angle a (image y down) become horizontal after a turn by −a;
     // either this or the turn by 180 − a (upside down) is upright, which the reader settles.
     const rot = angle0 > 90 ? 180 - angle0 : -angle0;
@@ -386,7 +401,7 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     searched.push(angle);
     const turned = angle === 0 ? g : await turn(g, angle);
     // Tilt passes look for tilts themselves only in the passes asked for, not in their own.
-    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint, opts.stripLines);
+    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint, opts.stripLines, angle === 0 ? mask0 : undefined);
     // Lines descending to the right by d degrees become level after a further turn by −d.
     for (const d of found.tilts ?? []) {
       const next = Math.round((angle - d) * 4) / 4;
