@@ -80,13 +80,24 @@ function alongRows(src: Uint8Array, w: number, h: number, half: number, max: boo
   return dst;
 }
 
+let scratchPre = new Uint8Array(0), scratchSuf = new Uint8Array(0);
+function scratch(size: number): { pre: Uint8Array; suf: Uint8Array } {
+  if (scratchPre.length < size) {
+    scratchPre = new Uint8Array(size);
+    scratchSuf = new Uint8Array(size);
+  }
+  return { pre: scratchPre, suf: scratchSuf };
+}
+
 /** The same over rows as elements: each step combines two whole rows, in memory order. */
 function alongColumns(src: Uint8Array, w: number, h: number, half: number, max: boolean): Uint8Array {
   const win = 2 * half + 1;
   const len = h + 2 * half;
   const pad = max ? 0 : 255;
-  const pre = new Uint8Array(len * w);
-  const suf = new Uint8Array(len * w);
+  // Scratch reused across calls (every row of both is written before it is read): two image-sized
+  // buffers per column pass would otherwise be garbage a few milliseconds later, and large
+  // short-lived buffers are what drives V8's full collections in the engine threads.
+  const { pre, suf } = scratch(len * w);
   // Padded row j is source row j − half, or the identity outside the image.
   const put = (dst: Uint8Array, j: number) => {
     const y = j - half;
