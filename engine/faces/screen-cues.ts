@@ -11,6 +11,21 @@ const gray = (img: RgbImage, x: number, y: number) => {
   return 0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!;
 };
 
+/**
+ * Luma of the rectangle [x0 − 2, x1 + 2) × [y0 − 2, y1 + 2) (inside the image), computed once per
+ * pixel: the edge scans below read each pixel up to four times, each time the same `gray` value.
+ * `at(x, y)` is the row-major index of (x, y).
+ */
+function grayPlane(img: RgbImage, x0: number, y0: number, x1: number, y1: number): { g: Float64Array; at: (x: number, y: number) => number; stride: number } {
+  const ox = x0 - 2, oy = y0 - 2, stride = Math.max(0, x1 - x0 + 4), rows = Math.max(0, y1 - y0 + 4);
+  const g = new Float64Array(stride * rows);
+  const d = img.data;
+  for (let y = 0, o = 0; y < rows; y++) {
+    for (let x = 0, i = ((oy + y) * img.width + ox) * 3; x < stride; x++, o++, i += 3) g[o] = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
+  }
+  return { g, stride, at: (x, y) => (y - oy) * stride + (x - ox) };
+}
+
 export interface ScreenBorders {
   /** Sides (top, bottom, left, right of the face) with a long straight edge, 0..4. */
   sides: number;
@@ -50,15 +65,19 @@ export function screenBorders(img: RgbImage, face: Box, minLength: number): Scre
   };
   const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
   let top = 0, bottom = 0, left = 0, right = 0;
+  // Luma read from a plane computed once (the same values `gray` gives: screen-cues.test.ts).
+  const { g, at, stride } = grayPlane(img, x0, y0, x1, y1);
   for (let y = y0; y < y1; y++) {
     if (y >= fy0 - 2 && y <= fy1 + 2) continue;
-    const len = run(x1 - x0, (k) => gray(img, x0 + k, y + 2) - gray(img, x0 + k, y - 2));
+    const below = at(x0, y + 2), above = at(x0, y - 2);
+    const len = run(x1 - x0, (k) => g[below + k]! - g[above + k]!);
     if (y < fy0) top = Math.max(top, len);
     else bottom = Math.max(bottom, len);
   }
   for (let x = x0; x < x1; x++) {
     if (x >= fx0 - 2 && x <= fx1 + 2) continue;
-    const len = run(y1 - y0, (k) => gray(img, x + 2, y0 + k) - gray(img, x - 2, y0 + k));
+    const right2 = at(x + 2, y0), left2 = at(x - 2, y0);
+    const len = run(y1 - y0, (k) => g[right2 + k * stride]! - g[left2 + k * stride]!);
     if (x < fx0) left = Math.max(left, len);
     else right = Math.max(right, len);
   }
@@ -76,13 +95,17 @@ export function moirePeakRatio(img: RgbImage, face: Box): number {
   const N = 64;
   const inner = scaleBox(face, 0.6);
   const px = new Float64Array(N * N);
+  // A column's x and Hann factor depend on u only, a row's on v only: computed once each (the
+  // same expressions, so the same values; screen-cues.test.ts keeps the per-pixel form).
+  const colX = new Int32Array(N), colW = new Float64Array(N);
+  for (let u = 0; u < N; u++) {
+    colX[u] = Math.min(img.width - 1, Math.max(0, Math.round(inner.x + ((u + 0.5) * inner.width) / N)));
+    colW[u] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (u + 0.5)) / N);
+  }
   for (let v = 0; v < N; v++) {
-    for (let u = 0; u < N; u++) {
-      const x = Math.min(img.width - 1, Math.max(0, Math.round(inner.x + ((u + 0.5) * inner.width) / N)));
-      const y = Math.min(img.height - 1, Math.max(0, Math.round(inner.y + ((v + 0.5) * inner.height) / N)));
-      const w = (0.5 - 0.5 * Math.cos((2 * Math.PI * (u + 0.5)) / N)) * (0.5 - 0.5 * Math.cos((2 * Math.PI * (v + 0.5)) / N));
-      px[v * N + u] = gray(img, x, y) * w;
-    }
+    const y = Math.min(img.height - 1, Math.max(0, Math.round(inner.y + ((v + 0.5) * inner.height) / N)));
+    const wv = 0.5 - 0.5 * Math.cos((2 * Math.PI * (v + 0.5)) / N);
+    for (let u = 0; u < N; u++) px[v * N + u] = gray(img, colX[u]!, y) * (colW[u]! * wv);
   }
   let mean = 0;
   for (const p of px) mean += p;
@@ -92,14 +115,18 @@ export function moirePeakRatio(img: RgbImage, face: Box): number {
   const cos = Float64Array.from({ length: N }, (_, k) => Math.cos((2 * Math.PI * k) / N));
   const sin = Float64Array.from({ length: N }, (_, k) => Math.sin((2 * Math.PI * k) / N));
   const re = new Float64Array(N * N), im = new Float64Array(N * N);
+  // Twiddle indices (k·u mod N) advanced by k per step instead of a multiply and a modulo: the same
+  // index, so the same terms in the same order.
   for (let v = 0; v < N; v++) {
+    const row = v * N;
     for (let k = 0; k < N; k++) {
       let a = 0, b = 0;
-      for (let u = 0; u < N; u++) {
-        const p = px[v * N + u]!;
-        const idx = (k * u) % N;
+      for (let u = 0, idx = 0; u < N; u++) {
+        const p = px[row + u]!;
         a += p * cos[idx]!;
         b -= p * sin[idx]!;
+        idx += k;
+        if (idx >= N) idx -= N;
       }
       re[v * N + k] = a;
       im[v * N + k] = b;
@@ -109,11 +136,12 @@ export function moirePeakRatio(img: RgbImage, face: Box): number {
   for (let k = 0; k < N; k++) {
     for (let l = 0; l < N; l++) {
       let a = 0, b = 0;
-      for (let v = 0; v < N; v++) {
-        const idx = (l * v) % N;
-        const r0 = re[v * N + k]!, i0 = im[v * N + k]!;
+      for (let v = 0, idx = 0, at = k; v < N; v++, at += N) {
+        const r0 = re[at]!, i0 = im[at]!;
         a += r0 * cos[idx]! + i0 * sin[idx]!;
         b += i0 * cos[idx]! - r0 * sin[idx]!;
+        idx += l;
+        if (idx >= N) idx -= N;
       }
       const fk = k > N / 2 ? k - N : k, fl = l > N / 2 ? l - N : l;
       const rad = Math.hypot(fk, fl);
@@ -214,15 +242,19 @@ export function screenFrame(img: RgbImage, face: Box): ScreenFrame {
   };
   const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
   let top = 0, bottom = 0, left = 0, right = 0;
+  // Luma read from a plane computed once (the same values `gray` gives: screen-cues.test.ts).
+  const { g, at, stride } = grayPlane(img, x0, y0, x1, y1);
   for (let y = y0; y < y1; y++) {
     if (y >= fy0 - 2 && y <= fy1 + 2) continue;
-    const d = (k: number) => gray(img, x0 + k, y + 2) - gray(img, x0 + k, y - 2);
+    const below = at(x0, y + 2), above = at(x0, y - 2);
+    const d = (k: number) => g[below + k]! - g[above + k]!;
     if (y < fy0) top = Math.max(top, run(x1 - x0, 1, d));
     else bottom = Math.max(bottom, run(x1 - x0, -1, d));
   }
   for (let x = x0; x < x1; x++) {
     if (x >= fx0 - 2 && x <= fx1 + 2) continue;
-    const d = (k: number) => gray(img, x + 2, y0 + k) - gray(img, x - 2, y0 + k);
+    const right2 = at(x + 2, y0), left2 = at(x - 2, y0);
+    const d = (k: number) => g[right2 + k * stride]! - g[left2 + k * stride]!;
     if (x < fx0) left = Math.max(left, run(y1 - y0, 1, d));
     else right = Math.max(right, run(y1 - y0, -1, d));
   }
