@@ -134,17 +134,20 @@ export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: num
     // The face mesh's rotated crop of every liveness frame (one sample per output pixel): the
     // general loop below without its sample loops and per-sample branch. Same expressions in the
     // same order (`0 + sum` is the sum: every term is ≥ 0), so the same bits (image.test.ts).
+    // (1 − fx) and (1 − fy) taken once each, the right-hand neighbours' offsets from the left ones:
+    // the same values, fewer operations per pixel (same-outputs.test.ts).
+    const Wm = W - 1, Hm = H - 1;
     for (let v = 0; v < outH; v++) {
       const bvv = bv[v]!, evv = ev[v]!;
       let i = v * outW;
       for (let u = 0; u < outW; u++, i++) {
-        const x = Math.min(W - 1, Math.max(0, au[u]! + bvv + c));
-        const y = Math.min(H - 1, Math.max(0, du[u]! + evv + f));
+        const x = Math.min(Wm, Math.max(0, au[u]! + bvv + c));
+        const y = Math.min(Hm, Math.max(0, du[u]! + evv + f));
         const x0 = x | 0, y0 = y | 0;
-        const x1 = x0 + 1 < W ? x0 + 1 : x0, y1 = y0 + 1 < H ? y0 + 1 : y0;
-        const fx = x - x0, fy = y - y0;
-        const w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
-        const i00 = (y0 * W + x0) * 3, i01 = (y0 * W + x1) * 3, i10 = (y1 * W + x0) * 3, i11 = (y1 * W + x1) * 3;
+        const dx = x0 < Wm ? 3 : 0, y1 = y0 < Hm ? y0 + 1 : y0;
+        const fx = x - x0, fy = y - y0, gx = 1 - fx, gy = 1 - fy;
+        const w00 = gx * gy, w01 = fx * gy, w10 = gx * fy, w11 = fx * fy;
+        const i00 = (y0 * W + x0) * 3, i01 = i00 + dx, i10 = (y1 * W + x0) * 3, i11 = i10 + dx;
         const r = data[i00]! * w00 + data[i01]! * w01 + data[i10]! * w10 + data[i11]! * w11;
         const g = data[i00 + 1]! * w00 + data[i01 + 1]! * w01 + data[i10 + 1]! * w10 + data[i11 + 1]! * w11;
         const bl = data[i00 + 2]! * w00 + data[i01 + 2]! * w01 + data[i10 + 2]! * w10 + data[i11 + 2]! * w11;

@@ -405,7 +405,7 @@ describe('face engine pixel loops equal their 760f5a3 form byte for byte (issue 
   it('screenBorders and screenFrame: random and real images × random boxes (small, large, off the image)', () => {
     const r = rng(404);
     const inputs = [...Array.from({ length: 80 }, (_, t) => randomImage(r, t % 2 === 0)), ...Array.from({ length: 20 }, () => randomImage(r, false)).map((i) => ({ ...i, width: Math.min(i.width, 6) } as RgbImage)).filter((i) => i.data.length >= i.width * i.height * 3), ...real];
-    const sameAll = (p: Record<string, unknown>, q: Record<string, unknown>) => JSON.stringify(p, (_, v: unknown) => (typeof v === 'number' && Object.is(v, -0) ? '-0' : v)) === JSON.stringify(q, (_, v: unknown) => (typeof v === 'number' && Object.is(v, -0) ? '-0' : v));
+    const sameAll = (p: object, q: object) => JSON.stringify(p, (_, v: unknown) => (typeof v === 'number' && Object.is(v, -0) ? '-0' : v)) === JSON.stringify(q, (_, v: unknown) => (typeof v === 'number' && Object.is(v, -0) ? '-0' : v));
     for (const [t, img] of inputs.entries()) {
       for (let b = 0; b < 8; b++) {
         const box = randomBox(r, img);
