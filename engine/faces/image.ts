@@ -84,14 +84,16 @@ export interface TensorLayout {
  * Warps `img` through `map` into a CHW float tensor. When the map shrinks by more than 1.5×,
  * several source points are averaged per output pixel so that small model inputs (24–112 px)
  * are not aliased. Source points outside the image take the nearest border pixel, so scaled
- * context crops that reach past the edge stay defined.
+ * context crops that reach past the edge stay defined. Every value of the tensor is written, so
+ * a reused one (`into`) comes out as a fresh one would.
  */
-export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: number, layout: TensorLayout): Float32Array {
+export function warpToTensor(img: RgbImage, map: Affine, outW: number, outH: number, layout: TensorLayout, into?: Float32Array): Float32Array {
   const [a, b, c, d, e, f] = map;
   const scale = Math.max(Math.hypot(a, d), Math.hypot(b, e));
   const n = layout.antialias === false ? 1 : Math.min(4, Math.max(1, Math.round(scale / 1.5 + 0.49)));
   const channels = layout.order === 'gray' ? 1 : 3;
-  const out = new Float32Array(channels * outW * outH);
+  // `into`: a tensor of the right size to fill instead of a new one (every value is written).
+  const out = into && into.length === channels * outW * outH ? into : new Float32Array(channels * outW * outH);
   const plane = outW * outH;
   const { width: W, height: H, data } = img;
   const k = 1 / (n * n);

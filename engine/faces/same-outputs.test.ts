@@ -372,6 +372,22 @@ describe('face engine pixel loops equal their 760f5a3 form byte for byte (issue 
     }
   });
 
+  it('warpToTensor into a reused (dirty) tensor: the same bytes as into a fresh one (the face mesh pool)', () => {
+    const r = rng(2718);
+    for (let t = 0; t < 120; t++) {
+      const img = randomImage(r, t % 2 === 0);
+      for (const { map, side } of maps(r, img)) {
+        for (const layout of layouts) {
+          const channels = layout.order === 'gray' ? 1 : 3;
+          const dirty = new Float32Array(channels * side * side).map(() => (r() < 0.1 ? Number.NaN : (r() - 0.5) * 1e6));
+          const reused = warpToTensor(img, map, side, side, layout, dirty);
+          expect(reused).toBe(dirty);
+          expect(bytes(reused).equals(bytes(warpToTensorRef(img, map, side, side, layout))), `image ${t}, ${layout.order}`).toBe(true);
+        }
+      }
+    }
+  });
+
   it('detector input planes: random and real images, fresh and reused (dirty) tensors', () => {
     const r = rng(7);
     const inputs = [...Array.from({ length: 60 }, (_, t) => randomImage(r, t % 2 === 0)), ...real.filter((i) => i.width <= 640 && i.height <= 640)];
