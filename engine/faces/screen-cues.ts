@@ -26,6 +26,51 @@ function grayPlane(img: RgbImage, x0: number, y0: number, x1: number, y1: number
   return { g, stride, at: (x, y) => (y - oy) * stride + (x - ox) };
 }
 
+/** A luma step counts when it exceeds this many grey levels (screenBorders, screenFrame). */
+const EDGE_STEP = 24;
+
+/**
+ * screenBorders' scan: the longest run of a same-sign step (`g[plus + k·step] − g[minus + k·step]`
+ * beyond ±EDGE_STEP) over `len` positions, gaps of 2 allowed. A function of the plane, not a closure
+ * per scan line (the same differences in the same order).
+ */
+function signedRun(g: Float64Array, plus: number, minus: number, step: number, len: number): number {
+  let best = 0, cur = 0, sign = 0, gap = 0;
+  for (let k = 0, o = 0; k < len; k++, o += step) {
+    const d = g[plus + o]! - g[minus + o]!;
+    const s = d > EDGE_STEP ? 1 : d < -EDGE_STEP ? -1 : 0;
+    if (s !== 0 && (s === sign || cur === 0)) {
+      sign = s;
+      cur += 1 + gap;
+      gap = 0;
+    } else if (cur > 0 && gap < 2) gap++;
+    else {
+      cur = s !== 0 ? 1 : 0;
+      sign = s;
+      gap = 0;
+    }
+    if (cur > best) best = cur;
+  }
+  return best;
+}
+
+/** screenFrame's scan: the longest run of steps of one polarity (+1: rising along the scan's normal), 2-px gaps allowed. */
+function polarRun(g: Float64Array, plus: number, minus: number, step: number, len: number, polarity: 1 | -1): number {
+  let best = 0, cur = 0, gap = 0;
+  for (let k = 0, o = 0; k < len; k++, o += step) {
+    if (polarity * (g[plus + o]! - g[minus + o]!) > EDGE_STEP) {
+      cur += 1 + gap;
+      gap = 0;
+    } else if (cur > 0 && gap < 2) gap++;
+    else {
+      cur = 0;
+      gap = 0;
+    }
+    if (cur > best) best = cur;
+  }
+  return best;
+}
+
 export interface ScreenBorders {
   /** Sides (top, bottom, left, right of the face) with a long straight edge, 0..4. */
   sides: number;
@@ -43,41 +88,21 @@ export function screenBorders(img: RgbImage, face: Box, minLength: number): Scre
   const r = scaleBox(face, 3);
   const x0 = Math.max(2, Math.floor(r.x)), x1 = Math.min(img.width - 3, Math.ceil(r.x + r.width));
   const y0 = Math.max(2, Math.floor(r.y)), y1 = Math.min(img.height - 3, Math.ceil(r.y + r.height));
-  const T = 24;
-  const run = (len: number, at: (k: number) => number) => {
-    let best = 0, cur = 0, sign = 0, gap = 0;
-    for (let k = 0; k < len; k++) {
-      const d = at(k);
-      const s = d > T ? 1 : d < -T ? -1 : 0;
-      if (s !== 0 && (s === sign || cur === 0)) {
-        sign = s;
-        cur += 1 + gap;
-        gap = 0;
-      } else if (cur > 0 && gap < 2) gap++;
-      else {
-        cur = s !== 0 ? 1 : 0;
-        sign = s;
-        gap = 0;
-      }
-      if (cur > best) best = cur;
-    }
-    return best;
-  };
   const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
   let top = 0, bottom = 0, left = 0, right = 0;
-  // Luma read from a plane computed once (the same values `gray` gives: screen-cues.test.ts).
+  // Luma read from a plane computed once (the same values `gray` gives: same-outputs.test.ts).
   const { g, at, stride } = grayPlane(img, x0, y0, x1, y1);
   for (let y = y0; y < y1; y++) {
     if (y >= fy0 - 2 && y <= fy1 + 2) continue;
     const below = at(x0, y + 2), above = at(x0, y - 2);
-    const len = run(x1 - x0, (k) => g[below + k]! - g[above + k]!);
+    const len = signedRun(g, below, above, 1, x1 - x0);
     if (y < fy0) top = Math.max(top, len);
     else bottom = Math.max(bottom, len);
   }
   for (let x = x0; x < x1; x++) {
     if (x >= fx0 - 2 && x <= fx1 + 2) continue;
     const right2 = at(x + 2, y0), left2 = at(x - 2, y0);
-    const len = run(y1 - y0, (k) => g[right2 + k * stride]! - g[left2 + k * stride]!);
+    const len = signedRun(g, right2, left2, stride, y1 - y0);
     if (x < fx0) left = Math.max(left, len);
     else right = Math.max(right, len);
   }
@@ -96,7 +121,7 @@ export function moirePeakRatio(img: RgbImage, face: Box): number {
   const inner = scaleBox(face, 0.6);
   const px = new Float64Array(N * N);
   // A column's x and Hann factor depend on u only, a row's on v only: computed once each (the
-  // same expressions, so the same values; screen-cues.test.ts keeps the per-pixel form).
+  // same expressions, so the same values; same-outputs.test.ts keeps the per-pixel form).
   const colX = new Int32Array(N), colW = new Float64Array(N);
   for (let u = 0; u < N; u++) {
     colX[u] = Math.min(img.width - 1, Math.max(0, Math.round(inner.x + ((u + 0.5) * inner.width) / N)));
@@ -223,40 +248,21 @@ export function screenFrame(img: RgbImage, face: Box): ScreenFrame {
   const r = scaleBox(face, 4);
   const x0 = Math.max(2, Math.floor(r.x)), x1 = Math.min(img.width - 3, Math.ceil(r.x + r.width));
   const y0 = Math.max(2, Math.floor(r.y)), y1 = Math.min(img.height - 3, Math.ceil(r.y + r.height));
-  const T = 24;
-  // Longest run of steps of one polarity (+1: rising along the scan's normal), 2-px gaps allowed.
-  const run = (len: number, polarity: 1 | -1, at: (k: number) => number) => {
-    let best = 0, cur = 0, gap = 0;
-    for (let k = 0; k < len; k++) {
-      if (polarity * at(k) > T) {
-        cur += 1 + gap;
-        gap = 0;
-      } else if (cur > 0 && gap < 2) gap++;
-      else {
-        cur = 0;
-        gap = 0;
-      }
-      if (cur > best) best = cur;
-    }
-    return best;
-  };
   const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
   let top = 0, bottom = 0, left = 0, right = 0;
-  // Luma read from a plane computed once (the same values `gray` gives: screen-cues.test.ts).
+  // Luma read from a plane computed once (the same values `gray` gives: same-outputs.test.ts).
   const { g, at, stride } = grayPlane(img, x0, y0, x1, y1);
   for (let y = y0; y < y1; y++) {
     if (y >= fy0 - 2 && y <= fy1 + 2) continue;
     const below = at(x0, y + 2), above = at(x0, y - 2);
-    const d = (k: number) => g[below + k]! - g[above + k]!;
-    if (y < fy0) top = Math.max(top, run(x1 - x0, 1, d));
-    else bottom = Math.max(bottom, run(x1 - x0, -1, d));
+    if (y < fy0) top = Math.max(top, polarRun(g, below, above, 1, x1 - x0, 1));
+    else bottom = Math.max(bottom, polarRun(g, below, above, 1, x1 - x0, -1));
   }
   for (let x = x0; x < x1; x++) {
     if (x >= fx0 - 2 && x <= fx1 + 2) continue;
     const right2 = at(x + 2, y0), left2 = at(x - 2, y0);
-    const d = (k: number) => g[right2 + k * stride]! - g[left2 + k * stride]!;
-    if (x < fx0) left = Math.max(left, run(y1 - y0, 1, d));
-    else right = Math.max(right, run(y1 - y0, -1, d));
+    if (x < fx0) left = Math.max(left, polarRun(g, right2, left2, stride, y1 - y0, 1));
+    else right = Math.max(right, polarRun(g, right2, left2, stride, y1 - y0, -1));
   }
   const sides = Math.min(left, right) / face.height;
   const ends = Math.min(top, bottom) / face.width;
