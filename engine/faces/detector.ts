@@ -19,6 +19,24 @@ export interface DetectorOptions {
 const STRIDES = [8, 16, 32] as const;
 
 /**
+ * The detector's input: `src`'s pixels as B, G, R planes of side `size` (top-left corner). Each
+ * plane written through its own view with running indices (every liveness frame passes here);
+ * the same values as one index computation per pixel (detector.test.ts).
+ */
+export function writeBgrPlanes(src: RgbImage, tensor: Float32Array, size: number): void {
+  const plane = size * size;
+  const b = tensor.subarray(0, plane), g = tensor.subarray(plane, 2 * plane), r = tensor.subarray(2 * plane, 3 * plane);
+  const d = src.data, w = src.width;
+  for (let y = 0, s = 0; y < src.height; y++) {
+    for (let o = y * size, end = o + w; o < end; o++, s += 3) {
+      b[o] = d[s + 2]!;
+      g[o] = d[s + 1]!;
+      r[o] = d[s]!;
+    }
+  }
+}
+
+/**
  * YuNet (libfacedetection) on a square input: the image is letterboxed into the top-left corner,
  * never enlarged, so small frames cost a copy and keep their pixels.
  */
@@ -53,16 +71,7 @@ export class YuNetDetector {
     const tensor = pooled?.tensor ?? new Float32Array(3 * plane);
     // The letterbox outside the picture must read 0: clear a reused tensor unless it held a picture of the same size.
     if (pooled && (pooled.width !== src.width || pooled.height !== src.height)) tensor.fill(0);
-    const d = src.data;
-    for (let y = 0; y < src.height; y++) {
-      for (let x = 0; x < src.width; x++) {
-        const s = (y * src.width + x) * 3;
-        const o = y * size + x;
-        tensor[o] = d[s + 2]!;
-        tensor[plane + o] = d[s + 1]!;
-        tensor[2 * plane + o] = d[s]!;
-      }
-    }
+    writeBgrPlanes(src, tensor, size);
     // Letterbox scale as actually applied (rounding of the resized width).
     const entry = { tensor, width: src.width, height: src.height };
     return { tensor, scale: src.width / img.width, release: () => void (this.pool.length < 2 && this.pool.push(entry)) };

@@ -20,6 +20,13 @@ const SIDE = 192;
 export class FaceMeshModel {
   constructor(private readonly model: LoadedModel) {}
 
+  /**
+   * Input tensors (442 kB) kept for the next call, as the detector keeps its own: one per liveness
+   * frame otherwise, garbage the collector then chases. Calls overlap (frames in flight), so a
+   * tensor is taken for one call and given back after it; warpToTensor writes every value.
+   */
+  private readonly pool: Float32Array[] = [];
+
   async predict(img: RgbImage, box: Box, leftEye: Point, rightEye: Point): Promise<FaceMesh> {
     const theta = Math.atan2(rightEye[1] - leftEye[1], rightEye[0] - leftEye[0]);
     const side = 1.5 * Math.max(box.width, box.height);
@@ -30,8 +37,13 @@ export class FaceMeshModel {
     const o = 0.5 - SIDE / 2;
     // output (u, v) → source (x, y): rotate by theta about the crop centre
     const map: Affine = [cos * k, -sin * k, cx + (cos * o - sin * o) * k, sin * k, cos * k, cy + (sin * o + cos * o) * k];
-    const tensor = warpToTensor(img, map, SIDE, SIDE, { order: 'rgb', mean: [127.5, 127.5, 127.5], std: [127.5, 127.5, 127.5] });
-    const out = await runModel(this.model, tensor, [1, 3, SIDE, SIDE]);
+    const tensor = warpToTensor(img, map, SIDE, SIDE, { order: 'rgb', mean: [127.5, 127.5, 127.5], std: [127.5, 127.5, 127.5] }, this.pool.pop());
+    let out: Awaited<ReturnType<typeof runModel>>;
+    try {
+      out = await runModel(this.model, tensor, [1, 3, SIDE, SIDE]);
+    } finally {
+      if (this.pool.length < 2) this.pool.push(tensor);
+    }
     const raw = out.conv2d_20!;
     const flag = out.conv2d_30?.[0] ?? 0;
     const points: MeshPoint[] = [];

@@ -11,6 +11,66 @@ const gray = (img: RgbImage, x: number, y: number) => {
   return 0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!;
 };
 
+/**
+ * Luma of the rectangle [x0 − 2, x1 + 2) × [y0 − 2, y1 + 2) (inside the image), computed once per
+ * pixel: the edge scans below read each pixel up to four times, each time the same `gray` value.
+ * `at(x, y)` is the row-major index of (x, y).
+ */
+function grayPlane(img: RgbImage, x0: number, y0: number, x1: number, y1: number): { g: Float64Array; at: (x: number, y: number) => number; stride: number } {
+  const ox = x0 - 2, oy = y0 - 2, stride = Math.max(0, x1 - x0 + 4), rows = Math.max(0, y1 - y0 + 4);
+  const g = new Float64Array(stride * rows);
+  const d = img.data;
+  for (let y = 0, o = 0; y < rows; y++) {
+    for (let x = 0, i = ((oy + y) * img.width + ox) * 3; x < stride; x++, o++, i += 3) g[o] = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
+  }
+  return { g, stride, at: (x, y) => (y - oy) * stride + (x - ox) };
+}
+
+/** A luma step counts when it exceeds this many grey levels (screenBorders, screenFrame). */
+const EDGE_STEP = 24;
+
+/**
+ * screenBorders' scan: the longest run of a same-sign step (`g[plus + k·step] − g[minus + k·step]`
+ * beyond ±EDGE_STEP) over `len` positions, gaps of 2 allowed. A function of the plane, not a closure
+ * per scan line (the same differences in the same order).
+ */
+function signedRun(g: Float64Array, plus: number, minus: number, step: number, len: number): number {
+  let best = 0, cur = 0, sign = 0, gap = 0;
+  for (let k = 0, o = 0; k < len; k++, o += step) {
+    const d = g[plus + o]! - g[minus + o]!;
+    const s = d > EDGE_STEP ? 1 : d < -EDGE_STEP ? -1 : 0;
+    if (s !== 0 && (s === sign || cur === 0)) {
+      sign = s;
+      cur += 1 + gap;
+      gap = 0;
+    } else if (cur > 0 && gap < 2) gap++;
+    else {
+      cur = s !== 0 ? 1 : 0;
+      sign = s;
+      gap = 0;
+    }
+    if (cur > best) best = cur;
+  }
+  return best;
+}
+
+/** screenFrame's scan: the longest run of steps of one polarity (+1: rising along the scan's normal), 2-px gaps allowed. */
+function polarRun(g: Float64Array, plus: number, minus: number, step: number, len: number, polarity: 1 | -1): number {
+  let best = 0, cur = 0, gap = 0;
+  for (let k = 0, o = 0; k < len; k++, o += step) {
+    if (polarity * (g[plus + o]! - g[minus + o]!) > EDGE_STEP) {
+      cur += 1 + gap;
+      gap = 0;
+    } else if (cur > 0 && gap < 2) gap++;
+    else {
+      cur = 0;
+      gap = 0;
+    }
+    if (cur > best) best = cur;
+  }
+  return best;
+}
+
 export interface ScreenBorders {
   /** Sides (top, bottom, left, right of the face) with a long straight edge, 0..4. */
   sides: number;
@@ -28,37 +88,21 @@ export function screenBorders(img: RgbImage, face: Box, minLength: number): Scre
   const r = scaleBox(face, 3);
   const x0 = Math.max(2, Math.floor(r.x)), x1 = Math.min(img.width - 3, Math.ceil(r.x + r.width));
   const y0 = Math.max(2, Math.floor(r.y)), y1 = Math.min(img.height - 3, Math.ceil(r.y + r.height));
-  const T = 24;
-  const run = (len: number, at: (k: number) => number) => {
-    let best = 0, cur = 0, sign = 0, gap = 0;
-    for (let k = 0; k < len; k++) {
-      const d = at(k);
-      const s = d > T ? 1 : d < -T ? -1 : 0;
-      if (s !== 0 && (s === sign || cur === 0)) {
-        sign = s;
-        cur += 1 + gap;
-        gap = 0;
-      } else if (cur > 0 && gap < 2) gap++;
-      else {
-        cur = s !== 0 ? 1 : 0;
-        sign = s;
-        gap = 0;
-      }
-      if (cur > best) best = cur;
-    }
-    return best;
-  };
   const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
   let top = 0, bottom = 0, left = 0, right = 0;
+  // Luma read from a plane computed once (the same values `gray` gives: same-outputs.test.ts).
+  const { g, at, stride } = grayPlane(img, x0, y0, x1, y1);
   for (let y = y0; y < y1; y++) {
     if (y >= fy0 - 2 && y <= fy1 + 2) continue;
-    const len = run(x1 - x0, (k) => gray(img, x0 + k, y + 2) - gray(img, x0 + k, y - 2));
+    const below = at(x0, y + 2), above = at(x0, y - 2);
+    const len = signedRun(g, below, above, 1, x1 - x0);
     if (y < fy0) top = Math.max(top, len);
     else bottom = Math.max(bottom, len);
   }
   for (let x = x0; x < x1; x++) {
     if (x >= fx0 - 2 && x <= fx1 + 2) continue;
-    const len = run(y1 - y0, (k) => gray(img, x + 2, y0 + k) - gray(img, x - 2, y0 + k));
+    const right2 = at(x + 2, y0), left2 = at(x - 2, y0);
+    const len = signedRun(g, right2, left2, stride, y1 - y0);
     if (x < fx0) left = Math.max(left, len);
     else right = Math.max(right, len);
   }
@@ -76,13 +120,17 @@ export function moirePeakRatio(img: RgbImage, face: Box): number {
   const N = 64;
   const inner = scaleBox(face, 0.6);
   const px = new Float64Array(N * N);
+  // A column's x and Hann factor depend on u only, a row's on v only: computed once each (the
+  // same expressions, so the same values; same-outputs.test.ts keeps the per-pixel form).
+  const colX = new Int32Array(N), colW = new Float64Array(N);
+  for (let u = 0; u < N; u++) {
+    colX[u] = Math.min(img.width - 1, Math.max(0, Math.round(inner.x + ((u + 0.5) * inner.width) / N)));
+    colW[u] = 0.5 - 0.5 * Math.cos((2 * Math.PI * (u + 0.5)) / N);
+  }
   for (let v = 0; v < N; v++) {
-    for (let u = 0; u < N; u++) {
-      const x = Math.min(img.width - 1, Math.max(0, Math.round(inner.x + ((u + 0.5) * inner.width) / N)));
-      const y = Math.min(img.height - 1, Math.max(0, Math.round(inner.y + ((v + 0.5) * inner.height) / N)));
-      const w = (0.5 - 0.5 * Math.cos((2 * Math.PI * (u + 0.5)) / N)) * (0.5 - 0.5 * Math.cos((2 * Math.PI * (v + 0.5)) / N));
-      px[v * N + u] = gray(img, x, y) * w;
-    }
+    const y = Math.min(img.height - 1, Math.max(0, Math.round(inner.y + ((v + 0.5) * inner.height) / N)));
+    const wv = 0.5 - 0.5 * Math.cos((2 * Math.PI * (v + 0.5)) / N);
+    for (let u = 0; u < N; u++) px[v * N + u] = gray(img, colX[u]!, y) * (colW[u]! * wv);
   }
   let mean = 0;
   for (const p of px) mean += p;
@@ -92,14 +140,18 @@ export function moirePeakRatio(img: RgbImage, face: Box): number {
   const cos = Float64Array.from({ length: N }, (_, k) => Math.cos((2 * Math.PI * k) / N));
   const sin = Float64Array.from({ length: N }, (_, k) => Math.sin((2 * Math.PI * k) / N));
   const re = new Float64Array(N * N), im = new Float64Array(N * N);
+  // Twiddle indices (k·u mod N) advanced by k per step instead of a multiply and a modulo: the same
+  // index, so the same terms in the same order.
   for (let v = 0; v < N; v++) {
+    const row = v * N;
     for (let k = 0; k < N; k++) {
       let a = 0, b = 0;
-      for (let u = 0; u < N; u++) {
-        const p = px[v * N + u]!;
-        const idx = (k * u) % N;
+      for (let u = 0, idx = 0; u < N; u++) {
+        const p = px[row + u]!;
         a += p * cos[idx]!;
         b -= p * sin[idx]!;
+        idx += k;
+        if (idx >= N) idx -= N;
       }
       re[v * N + k] = a;
       im[v * N + k] = b;
@@ -109,11 +161,12 @@ export function moirePeakRatio(img: RgbImage, face: Box): number {
   for (let k = 0; k < N; k++) {
     for (let l = 0; l < N; l++) {
       let a = 0, b = 0;
-      for (let v = 0; v < N; v++) {
-        const idx = (l * v) % N;
-        const r0 = re[v * N + k]!, i0 = im[v * N + k]!;
+      for (let v = 0, idx = 0, at = k; v < N; v++, at += N) {
+        const r0 = re[at]!, i0 = im[at]!;
         a += r0 * cos[idx]! + i0 * sin[idx]!;
         b += i0 * cos[idx]! - r0 * sin[idx]!;
+        idx += l;
+        if (idx >= N) idx -= N;
       }
       const fk = k > N / 2 ? k - N : k, fl = l > N / 2 ? l - N : l;
       const rad = Math.hypot(fk, fl);
@@ -195,36 +248,21 @@ export function screenFrame(img: RgbImage, face: Box): ScreenFrame {
   const r = scaleBox(face, 4);
   const x0 = Math.max(2, Math.floor(r.x)), x1 = Math.min(img.width - 3, Math.ceil(r.x + r.width));
   const y0 = Math.max(2, Math.floor(r.y)), y1 = Math.min(img.height - 3, Math.ceil(r.y + r.height));
-  const T = 24;
-  // Longest run of steps of one polarity (+1: rising along the scan's normal), 2-px gaps allowed.
-  const run = (len: number, polarity: 1 | -1, at: (k: number) => number) => {
-    let best = 0, cur = 0, gap = 0;
-    for (let k = 0; k < len; k++) {
-      if (polarity * at(k) > T) {
-        cur += 1 + gap;
-        gap = 0;
-      } else if (cur > 0 && gap < 2) gap++;
-      else {
-        cur = 0;
-        gap = 0;
-      }
-      if (cur > best) best = cur;
-    }
-    return best;
-  };
   const fx0 = Math.floor(face.x), fx1 = Math.ceil(face.x + face.width), fy0 = Math.floor(face.y), fy1 = Math.ceil(face.y + face.height);
   let top = 0, bottom = 0, left = 0, right = 0;
+  // Luma read from a plane computed once (the same values `gray` gives: same-outputs.test.ts).
+  const { g, at, stride } = grayPlane(img, x0, y0, x1, y1);
   for (let y = y0; y < y1; y++) {
     if (y >= fy0 - 2 && y <= fy1 + 2) continue;
-    const d = (k: number) => gray(img, x0 + k, y + 2) - gray(img, x0 + k, y - 2);
-    if (y < fy0) top = Math.max(top, run(x1 - x0, 1, d));
-    else bottom = Math.max(bottom, run(x1 - x0, -1, d));
+    const below = at(x0, y + 2), above = at(x0, y - 2);
+    if (y < fy0) top = Math.max(top, polarRun(g, below, above, 1, x1 - x0, 1));
+    else bottom = Math.max(bottom, polarRun(g, below, above, 1, x1 - x0, -1));
   }
   for (let x = x0; x < x1; x++) {
     if (x >= fx0 - 2 && x <= fx1 + 2) continue;
-    const d = (k: number) => gray(img, x + 2, y0 + k) - gray(img, x - 2, y0 + k);
-    if (x < fx0) left = Math.max(left, run(y1 - y0, 1, d));
-    else right = Math.max(right, run(y1 - y0, -1, d));
+    const right2 = at(x + 2, y0), left2 = at(x - 2, y0);
+    if (x < fx0) left = Math.max(left, polarRun(g, right2, left2, stride, y1 - y0, 1));
+    else right = Math.max(right, polarRun(g, right2, left2, stride, y1 - y0, -1));
   }
   const sides = Math.min(left, right) / face.height;
   const ends = Math.min(top, bottom) / face.width;
