@@ -81,7 +81,7 @@ function randomInputs(r: () => number): Inputs {
 }
 
 /** The same inputs from a real photograph, built as features.ts builds them. */
-async function realInputs(bytes: Buffer): Promise<(Inputs & { dql: DqLikelihood['map'] }) | null> {
+async function realInputs(bytes: Buffer): Promise<(Inputs & { dql: NonNullable<DqLikelihood['map']> | null }) | null> {
   // Photographs the engine refuses (too small) have no maps to compare.
   const image = await decodeForForensics(bytes, AUTHENTICITY_SETTINGS_V9).catch(() => null);
   if (!image) return null;
@@ -93,7 +93,7 @@ async function realInputs(bytes: Buffer): Promise<(Inputs & { dql: DqLikelihood[
     luma, width: native.width, height: native.height,
     noise: noiseResidualMap(luma, native.width, native.height, BLOCK),
     ela: e.elaPerTexture, grad: e.gradient, coef, origin: native,
-    dql: dqLikelihood(coef, native).map,
+    dql: dqLikelihood(coef, native).map ?? null,
   };
 }
 
