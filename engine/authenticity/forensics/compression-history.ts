@@ -61,14 +61,21 @@ function histogramRoughness(coef: LumaCoefficients): Pick<CompressionHistory, 'h
   const n = coef.blocksWide * coef.blocksHigh;
   const c = coef.coefficients;
   const rough: number[] = [];
-  const h = new Float64Array(HIST_MAX + 2);
-  for (let k = 1; k <= HIST_FREQS; k++) {
-    const pos = ZIGZAG[k]!;
-    h.fill(0);
-    for (let b = 0; b < n; b++) {
-      const v = Math.abs(c[b * 64 + pos]!);
-      if (v > 0 && v <= HIST_MAX + 1) h[v] = h[v]! + 1;
+  // All frequencies' histograms in one pass over the blocks (one per frequency read one value per
+  // 128-byte block each time); the counts are whole numbers, identical in any order.
+  const H = HIST_MAX + 2;
+  const all = new Float64Array(HIST_FREQS * H);
+  const zz = new Int32Array(HIST_FREQS);
+  for (let k = 1; k <= HIST_FREQS; k++) zz[k - 1] = ZIGZAG[k]!;
+  for (let b = 0; b < n; b++) {
+    const base = b * 64;
+    for (let k = 0; k < HIST_FREQS; k++) {
+      const v = Math.abs(c[base + zz[k]!]!);
+      if (v > 0 && v <= HIST_MAX + 1) all[k * H + v]!++;
     }
+  }
+  for (let k = 1; k <= HIST_FREQS; k++) {
+    const h = all.subarray((k - 1) * H, k * H);
     // Fourth difference of the log histogram: zero on any cubic, so the smooth curvature of a
     // camera signal's histogram cancels while lattice patterns of period 2–4 do not.
     const terms: number[] = [];

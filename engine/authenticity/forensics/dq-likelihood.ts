@@ -206,6 +206,31 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))]!;
 }
 
+/**
+ * Histograms of |c| (1 … R) of the first K zigzag frequencies over a bw × bh window of blocks, with
+ * each frequency's count and sum of |c|: one pass over the blocks instead of one per frequency
+ * (the per-frequency passes read one value per 128-byte block each time). Counts and sums are
+ * whole numbers far below 2^53, so they are exact in any order: the same numbers as before.
+ */
+export function zigzagHistograms(c: Int16Array, blocksWide: number, bx0: number, by0: number, bw: number, bh: number): { hist: Float64Array; counts: Float64Array; sums: Float64Array } {
+  const hist = new Float64Array(K * (R + 1));
+  const counts = new Float64Array(K), sums = new Float64Array(K);
+  const pos = new Int32Array(K);
+  for (let k = 1; k <= K; k++) pos[k - 1] = ZIGZAG[k]!;
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    const base = ((by0 + y) * blocksWide + bx0 + x) * 64;
+    for (let k = 0; k < K; k++) {
+      const v = Math.abs(c[base + pos[k]!]!);
+      if (v >= 1 && v <= R) {
+        hist[k * (R + 1) + v]!++;
+        counts[k]!++;
+        sums[k]! += v;
+      }
+    }
+  }
+  return { hist, counts, sums };
+}
+
 export function dqLikelihood(coef: LumaCoefficients | null, native: { left: number; top: number; width: number; height: number }): DqLikelihood {
   if (!coef) return UNAVAILABLE;
   const bx0 = native.left >> 3;
@@ -220,19 +245,12 @@ export function dqLikelihood(coef: LumaCoefficients | null, native: { left: numb
   const ratios: number[] = [];
   const selected: { k: number; pos: number; q2: number; q1: number; llr: number; logS: Float64Array; logD: Float64Array }[] = [];
   const h = new Float64Array(R + 1);
+  const { hist, counts, sums } = zigzagHistograms(c, coef.blocksWide, bx0, by0, bw, bh);
   for (let k = 1; k <= K; k++) {
     const pos = ZIGZAG[k]!;
     const q2 = coef.table[pos]!;
-    h.fill(0);
-    let n = 0, sum = 0;
-    for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
-      const v = Math.abs(c[block(x, y) + pos]!);
-      if (v >= 1 && v <= R) {
-        h[v] = h[v]! + 1;
-        n++;
-        sum += v;
-      }
-    }
+    h.set(hist.subarray((k - 1) * (R + 1), k * (R + 1)));
+    const n = counts[k - 1]!, sum = sums[k - 1]!;
     if (n < 200 || q2 < 1) {
       llrs.push(0);
       continue;

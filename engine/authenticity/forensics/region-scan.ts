@@ -164,6 +164,123 @@ function windowStat(I: Integral, cols: number, c0: number, r0: number, w: number
   return { t: d / (I.sd * Math.sqrt(1 / nIn + 1 / nOut)), d: d / I.sd };
 }
 
+/**
+ * Sum, |first| and |second| differences (right and down, where they stay inside the image) of one
+ * SCAN_TILE × SCAN_TILE tile, into out[0..2]. The same terms in the same order as the per-pixel
+ * loop it was lifted from (pinned in region-scan.test.ts); only the bounds tests left the loop.
+ */
+export function tileTexture(luma: Float32Array, width: number, height: number, x0: number, y0: number, out: Float64Array): void {
+  let sum = 0, d1 = 0, d2 = 0;
+  const x1 = x0 + SCAN_TILE;
+  // Right-hand differences exist for x + 2 < width.
+  const xd = Math.max(x0, Math.min(x1, width - 2));
+  const w2 = 2 * width;
+  for (let y = y0; y < y0 + SCAN_TILE; y++) {
+    const row = y * width;
+    let x = x0, i = row + x0;
+    if (y + 2 < height) {
+      for (; x < xd; x++, i++) {
+        const v = luma[i]!;
+        sum += v;
+        d1 += Math.abs(luma[i + 1]! - v);
+        d2 += Math.abs(luma[i + 2]! - v);
+        d1 += Math.abs(luma[i + width]! - v);
+        d2 += Math.abs(luma[i + w2]! - v);
+      }
+      for (; x < x1; x++, i++) {
+        const v = luma[i]!;
+        sum += v;
+        d1 += Math.abs(luma[i + width]! - v);
+        d2 += Math.abs(luma[i + w2]! - v);
+      }
+    } else {
+      for (; x < xd; x++, i++) {
+        const v = luma[i]!;
+        sum += v;
+        d1 += Math.abs(luma[i + 1]! - v);
+        d2 += Math.abs(luma[i + 2]! - v);
+      }
+      for (; x < x1; x++, i++) sum += luma[i]!;
+    }
+  }
+  out[0] = sum;
+  out[1] = d1;
+  out[2] = d2;
+}
+
+/**
+ * One pass of the window search (every size, every position, windows overlapping `avoid`
+ * skipped): the largest combined q = Σ t² over the live channels, its count of |t| > 4 and its
+ * window (w = 0 when none beat 0). The first pass (avoid null) also raises tmax, tmin, best and
+ * effect per channel. A top-level function over plain locals: the hot path (about 20 000
+ * windows × 5 channels per pass), same arithmetic in the same order as the closure it replaced.
+ */
+function scanWindows(
+  integrals: (Integral | null)[],
+  live: number[],
+  cols: number,
+  rows: number,
+  sizes: [number, number][],
+  avoid: { c0: number; r0: number; w: number; h: number } | null,
+  tmax: number[],
+  tmin: number[],
+  best: number[],
+  effect: number[],
+): { q: number; count: number; c0: number; r0: number; w: number; h: number } {
+  const W = cols + 1;
+  const L = live.length;
+  const ns: Float64Array[] = [], ss: Float64Array[] = [];
+  const counts = new Float64Array(L), totals = new Float64Array(L), sds = new Float64Array(L);
+  for (let j = 0; j < L; j++) {
+    const I = integrals[live[j]!]!;
+    ns.push(I.n);
+    ss.push(I.s);
+    counts[j] = I.count;
+    totals[j] = I.total;
+    sds[j] = I.sd;
+  }
+  const first = avoid === null;
+  const ac0 = avoid?.c0 ?? 0, ar0 = avoid?.r0 ?? 0, aw = avoid?.w ?? 0, ah = avoid?.h ?? 0;
+  let bestQ = 0, bestCount = 0, bc0 = 0, br0 = 0, bw = 0, bh = 0;
+  for (const [w, h] of sizes) {
+    for (let r0 = 0; r0 + h <= rows; r0++) {
+      for (let c0 = 0; c0 + w <= cols; c0++) {
+        if (!first && c0 < ac0 + aw && ac0 < c0 + w && r0 < ar0 + ah && ar0 < r0 + h) continue;
+        const a = (r0 + h) * W + c0 + w, b = r0 * W + c0 + w, c = (r0 + h) * W + c0, d0 = r0 * W + c0;
+        let q = 0, count = 0;
+        for (let j = 0; j < L; j++) {
+          const n = ns[j]!;
+          const nIn = n[a]! - n[b]! - n[c]! + n[d0]!;
+          const nOut = counts[j]! - nIn;
+          if (nIn < 4 || nOut < 4) continue;
+          const s = ss[j]!;
+          const sIn = s[a]! - s[b]! - s[c]! + s[d0]!;
+          const d = sIn / nIn - (totals[j]! - sIn) / nOut;
+          const sd = sds[j]!;
+          const t = d / (sd * Math.sqrt(1 / nIn + 1 / nOut));
+          if (first) {
+            const k = live[j]!;
+            if (t > tmax[k]!) tmax[k] = t;
+            if (-t > tmin[k]!) tmin[k] = -t;
+            if (Math.abs(t) > best[k]!) (best[k] = Math.abs(t)), (effect[k] = Math.abs(d / sd));
+          }
+          q += t * t;
+          if (Math.abs(t) > 4) count++;
+        }
+        if (q > bestQ) {
+          bestQ = q;
+          bestCount = count;
+          bc0 = c0;
+          br0 = r0;
+          bw = w;
+          bh = h;
+        }
+      }
+    }
+  }
+  return { q: bestQ, count: bestCount, c0: bc0, r0: br0, w: bw, h: bh };
+}
+
 export interface RegionScanInput {
   luma: Float32Array;
   width: number;
@@ -195,6 +312,7 @@ export function regionScan(input: RegionScanInput): RegionScan {
     dq: new Float64Array(n).fill(Number.NaN),
     dql: new Float64Array(n).fill(Number.NaN),
   };
+  const acc = new Float64Array(3);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const t = r * cols + c;
@@ -207,24 +325,8 @@ export function regionScan(input: RegionScanInput): RegionScan {
         gs += gradient.values[k]!;
         m++;
       }
-      let sum = 0, d1 = 0, d2 = 0;
-      const y0 = r * SCAN_TILE, x0 = c * SCAN_TILE;
-      for (let y = y0; y < y0 + SCAN_TILE; y++) {
-        const row = y * width;
-        for (let x = x0; x < x0 + SCAN_TILE; x++) {
-          const i = row + x;
-          const v = luma[i]!;
-          sum += v;
-          if (x + 2 < width) {
-            d1 += Math.abs(luma[i + 1]! - v);
-            d2 += Math.abs(luma[i + 2]! - v);
-          }
-          if (y + 2 < height) {
-            d1 += Math.abs(luma[i + width]! - v);
-            d2 += Math.abs(luma[i + 2 * width]! - v);
-          }
-        }
-      }
+      tileTexture(luma, width, height, c * SCAN_TILE, r * SCAN_TILE, acc);
+      const sum = acc[0]!, d1 = acc[1]!, d2 = acc[2]!;
       bright[t] = sum / (SCAN_TILE * SCAN_TILE);
       texture[t] = Math.log1p(m ? gs / m : 0);
       // Clipped (blown-out or black) or featureless tiles carry no noise or compression trace.
@@ -262,42 +364,12 @@ export function regionScan(input: RegionScanInput): RegionScan {
   // Pass 1: every window; pass 2: the best combined window among those not overlapping pass 1's.
   // The inner loop reads the integral images directly (no per-window objects: this is the hot path,
   // about 20 000 windows × 5 channels per image); windowStat gives the same numbers for the evidence.
-  const W = cols + 1;
   const live = integrals.map((I, k) => (I ? k : -1)).filter((k) => k >= 0);
+  const sizeList = [...sizes].map((size) => size.split('x').map(Number) as [number, number]);
   const scan = (avoid: { c0: number; r0: number; w: number; h: number } | null) => {
-    let bestQ = 0, bestCount = 0;
-    let at: { c0: number; r0: number; w: number; h: number; t: Partial<Record<ScanChannel, number>> } | null = null;
-    for (const size of sizes) {
-      const [w, h] = size.split('x').map(Number) as [number, number];
-      for (let r0 = 0; r0 + h <= rows; r0++) {
-        for (let c0 = 0; c0 + w <= cols; c0++) {
-          if (avoid && c0 < avoid.c0 + avoid.w && avoid.c0 < c0 + w && r0 < avoid.r0 + avoid.h && avoid.r0 < r0 + h) continue;
-          const a = (r0 + h) * W + c0 + w, b = r0 * W + c0 + w, c = (r0 + h) * W + c0, d0 = r0 * W + c0;
-          let q = 0, count = 0;
-          for (const k of live) {
-            const I = integrals[k]!;
-            const nIn = I.n[a]! - I.n[b]! - I.n[c]! + I.n[d0]!;
-            const nOut = I.count - nIn;
-            if (nIn < 4 || nOut < 4) continue;
-            const sIn = I.s[a]! - I.s[b]! - I.s[c]! + I.s[d0]!;
-            const d = sIn / nIn - (I.total - sIn) / nOut;
-            const t = d / (I.sd * Math.sqrt(1 / nIn + 1 / nOut));
-            if (!avoid) {
-              if (t > tmax[k]!) tmax[k] = t;
-              if (-t > tmin[k]!) tmin[k] = -t;
-              if (Math.abs(t) > best[k]!) (best[k] = Math.abs(t)), (effect[k] = Math.abs(d / I.sd));
-            }
-            q += t * t;
-            if (Math.abs(t) > 4) count++;
-          }
-          if (q > bestQ) {
-            bestQ = q;
-            bestCount = count;
-            at = { c0, r0, w, h, t: {} };
-          }
-        }
-      }
-    }
+    const found = scanWindows(integrals, live, cols, rows, sizeList, avoid, tmax, tmin, best, effect);
+    const bestQ = found.q, bestCount = found.count;
+    const at: { c0: number; r0: number; w: number; h: number; t: Partial<Record<ScanChannel, number>> } | null = found.w ? { c0: found.c0, r0: found.r0, w: found.w, h: found.h, t: {} } : null;
     if (at) {
       for (const k of live) {
         const st = windowStat(integrals[k]!, cols, at.c0, at.r0, at.w, at.h);

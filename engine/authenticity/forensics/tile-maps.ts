@@ -83,6 +83,66 @@ function quantileOf(a: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))]!;
 }
 
+/** Median of an already sorted array (medianOf without the copy and the sort). */
+function medianSorted(s: Float64Array): number {
+  if (!s.length) return 0;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/**
+ * Sums of |second difference| by phase (x mod 8 horizontally, y mod 8 vertically) over the pixels
+ * x0 ≤ x < x0 + tile − 1, y0 ≤ y < y0 + tile − 1, and how many terms each phase got; a difference
+ * that would reach past the image counts as a 0 term. Written as one loop per row with the
+ * vertical phase's sum held in a local: every sum receives the same terms in the same order as
+ * the per-pixel form it replaced (e[x & 7] += dx; e[y & 7] += dy), so the doubles are identical
+ * (pinned in tile-maps.test.ts); adding a 0 term never changes a sum, so those are skipped, and
+ * the counts are whole numbers, added per row.
+ */
+export function gridPhaseEnergy(luma: Float32Array, width: number, height: number, x0: number, y0: number, tile: number, e: Float64Array, cnt: Float64Array): void {
+  e.fill(0);
+  cnt.fill(0);
+  const x1 = x0 + tile - 1;
+  const y1 = y0 + tile - 1;
+  // Horizontal terms exist for x + 2 < width; past that they are 0 (skipped).
+  const xd = Math.max(x0, Math.min(x1, width - 2));
+  const perPhase = new Float64Array(8);
+  for (let x = x0; x < x1; x++) perPhase[x & 7]!++;
+  for (let y = y0; y < y1; y++) {
+    const row = y * width;
+    const py = y & 7;
+    for (let p = 0; p < 8; p++) cnt[p]! += perPhase[p]!;
+    cnt[py]! += x1 - x0;
+    // Second differences remove smooth gradients: a block edge is a step, not a slope.
+    if (y + 2 < height) {
+      let ey = e[py]!;
+      let x = x0;
+      for (let i = row + x; x < xd; x++, i++) {
+        const v = luma[i]!;
+        const a = luma[i + 1]!;
+        const dx = Math.abs(a - v - (luma[i + 2]! - a));
+        const b = luma[i + width]!;
+        const dy = Math.abs(b - v - (luma[i + 2 * width]! - b));
+        const p = x & 7;
+        if (p === py) ey += dx;
+        else e[p]! += dx;
+        ey += dy;
+      }
+      for (let i = row + x; x < x1; x++, i++) {
+        const b = luma[i + width]!;
+        ey += Math.abs(b - luma[i]! - (luma[i + 2 * width]! - b));
+      }
+      e[py] = ey;
+    } else {
+      for (let x = x0, i = row + x0; x < xd; x++, i++) {
+        const v = luma[i]!;
+        const a = luma[i + 1]!;
+        e[x & 7]! += Math.abs(a - v - (luma[i + 2]! - a));
+      }
+    }
+  }
+}
+
 /** Robust z over the usable tiles (NaN stays NaN). */
 function robust(values: Float64Array, usable: Uint8Array, floor: number): Float64Array {
   const xs: number[] = [];
@@ -164,14 +224,15 @@ export function tileMaps(
   const per = TILE / noise.size; // 16-px blocks per tile side
   const noiseV = new Float64Array(n), elaV = new Float64Array(n), bright = new Float64Array(n), grad = new Float64Array(n);
   const usable = new Uint8Array(n);
+  // One scratch buffer per channel instead of three arrays per tile (same values, same sort).
+  const ns = new Float64Array(per * per), es = new Float64Array(per * per), gs = new Float64Array(per * per);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
-      const ns: number[] = [], es: number[] = [], gs: number[] = [];
-      for (let y = 0; y < per; y++) for (let x = 0; x < per; x++) {
+      for (let y = 0, j = 0; y < per; y++) for (let x = 0; x < per; x++, j++) {
         const k = (r * per + y) * noise.cols + c * per + x;
-        ns.push(noise.values[k]!);
-        es.push(elaPerTexture.values[k]!);
-        gs.push(gradient.values[k]!);
+        ns[j] = noise.values[k]!;
+        es[j] = elaPerTexture.values[k]!;
+        gs[j] = gradient.values[k]!;
       }
       let sum = 0, lo = 255, hi = 0;
       for (let y = r * TILE; y < (r + 1) * TILE; y += 4) for (let x = c * TILE; x < (c + 1) * TILE; x += 4) {
@@ -182,9 +243,9 @@ export function tileMaps(
       }
       const t = r * cols + c;
       bright[t] = sum / (TILE * TILE / 16);
-      noiseV[t] = Math.log(medianOf(ns) + 0.25);
-      elaV[t] = Math.log(medianOf(es) + 0.05);
-      grad[t] = medianOf(gs);
+      noiseV[t] = Math.log(medianSorted(ns.sort()) + 0.25);
+      elaV[t] = Math.log(medianSorted(es.sort()) + 0.05);
+      grad[t] = medianSorted(gs.sort());
       // Clipped (blown-out or black) tiles carry no noise or compression trace: not judged.
       usable[t] = bright[t]! > 12 && bright[t]! < 243 ? 1 : 0;
     }
@@ -215,22 +276,7 @@ export function tileMaps(
     for (let c = 0; c < cols; c++) {
       const t = r * cols + c;
       if (!usable[t]) continue;
-      e.fill(0);
-      cnt.fill(0);
-      for (let y = r * TILE; y < (r + 1) * TILE - 1; y++) {
-        const row = y * width;
-        for (let x = c * TILE; x < (c + 1) * TILE - 1; x++) {
-          const i = row + x;
-          const v = luma[i]!;
-          // Second differences remove smooth gradients: a block edge is a step, not a slope.
-          const dx = x + 2 < width ? Math.abs(luma[i + 1]! - v - (luma[i + 2]! - luma[i + 1]!)) : 0;
-          const dy = y + 2 < height ? Math.abs(luma[i + width]! - v - (luma[i + 2 * width]! - luma[i + width]!)) : 0;
-          e[x & 7] += dx;
-          cnt[x & 7]++;
-          e[y & 7] += dy;
-          cnt[y & 7]++;
-        }
-      }
+      gridPhaseEnergy(luma, width, height, c * TILE, r * TILE, TILE, e, cnt);
       for (let p = 0; p < 8; p++) e[p] = e[p]! / Math.max(1, cnt[p]!);
       // The step between pixel 7 and 8 shows in the second difference at phases 6 and 7.
       const own = (e[6]! + e[7]!) / 2;
