@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../tools/corpus/random.js';
 import { facesDir } from '../assets.js';
 import { writeBgrPlanes } from './detector.js';
 import { laplacianVariance } from './frame-analysis.js';
@@ -290,17 +291,8 @@ function screenFrameRef(img: RgbImage, face: Box): { sides: number; ends: number
   return { sides, ends, enclosure: Math.max(sides, ends) };
 }
 
-/** A small seeded generator (mulberry32), so a failure names an input that can be rebuilt. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (mulberry32, tools/corpus/random.ts), so a failure names an input that can be rebuilt. */
+const rng = (seed: number): (() => number) => mulberry32(seed).next;
 
 /** Random pixels, or smooth ones with a little noise (a face-like texture for the moiré spectrum). */
 function randomImage(r: () => number, smooth: boolean): RgbImage {

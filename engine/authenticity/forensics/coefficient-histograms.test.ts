@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../tools/corpus/random.js';
 import { realJpegs } from '../../../tools/authenticity/testing/real-documents.js';
 import { readAllCoefficients, type LumaCoefficients } from '../image/jpeg-coefficients.js';
 import { ZIGZAG } from '../metadata/jpeg-structure.js';
@@ -90,17 +91,8 @@ function oldDqHistograms(coef: LumaCoefficients, bx0: number, by0: number, bw: n
 }
 // ---- end of reference ----
 
-/** A small seeded generator (mulberry32), so a failure names an input that can be rebuilt. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (mulberry32, tools/corpus/random.ts), so a failure names an input that can be rebuilt. */
+const rng = (seed: number): (() => number) => mulberry32(seed).next;
 
 /** Coefficients like a camera's: Laplacian per frequency, some on a double-quantisation lattice, some out of range. */
 function randomCoefficients(r: () => number): LumaCoefficients {

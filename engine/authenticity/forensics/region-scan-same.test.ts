@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { realJpegs } from '../../../tools/authenticity/testing/real-documents.js';
-import { decodeForForensics, lumaOf } from '../image/decode.js';
-import { readAllCoefficients, type LumaCoefficients } from '../image/jpeg-coefficients.js';
-import { AUTHENTICITY_SETTINGS_V9 } from '../settings.js';
-import type { BlockMap } from './block-maps.js';
-import { dqLikelihood, type DqLikelihood } from './dq-likelihood.js';
-import { BLOCK, errorLevelMaps } from './error-level.js';
-import { noiseResidualMap } from './noise-residual.js';
+import { randomForensicsInputs, realForensicsInputs, REAL_SAMPLE, seededRandom } from '../../../tools/authenticity/testing/forensics-inputs.js';
 import { REGION_SCAN_FEATURE_NAMES, regionScan, SCAN_CHANNELS, SCAN_TILE, tileTexture, type RegionScan, type RegionScanInput, type ScanChannel } from './region-scan.js';
 import { dqPeakTiles } from './tile-maps.js';
 
@@ -17,88 +10,6 @@ import { dqPeakTiles } from './tile-maps.js';
  * window search to a top-level function over plain locals (scanWindows). Pinned, value for value
  * (Object.is), to the code settings v9 shipped with, kept here verbatim as the reference.
  */
-
-/** A small seeded generator (mulberry32), so a failure names an input that can be rebuilt. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Inputs {
-  luma: Float32Array;
-  width: number;
-  height: number;
-  noise: BlockMap;
-  ela: BlockMap;
-  grad: BlockMap;
-  coef: LumaCoefficients | null;
-  origin: { left: number; top: number };
-}
-
-/**
- * A random image as features.ts feeds it: luma from random RGB (lumaOf's float32 values) in
- * smooth, noisy, blocky, clipped or flat patterns, or arbitrary float32 values of one or of many
- * magnitudes; 16-px maps with
- * ties; coefficients with peaks and valleys; sizes that are and are not multiples of the tiles.
- */
-function randomInputs(r: () => number): Inputs {
-  const side = () => (r() < 0.35 ? 32 * (2 + Math.floor(r() * 10)) : 16 * (2 + Math.floor(r() * 20)) + Math.floor(r() * 16));
-  const width = side(), height = side();
-  const kind = Math.floor(r() * 5);
-  const rgb = new Uint8Array(width * height * 3);
-  const base = r() * 255, amp = r() * 80, noiseAmp = r() * 20;
-  for (let y = 0, j = 0; y < height; y++) for (let x = 0; x < width; x++) {
-    let v = base + amp * Math.sin(x / 17 + y / 29);
-    if (kind === 1) v += (r() - 0.5) * noiseAmp;
-    if (kind === 2) v += ((x >> 3) + (y >> 3)) % 2 ? 9 : -9;
-    if (kind === 3) v = r() < 0.5 ? 0 : 255;
-    for (let k = 0; k < 3; k++, j++) rgb[j] = Math.max(0, Math.min(255, Math.round(v + (kind === 4 ? 0 : (r() - 0.5) * 6))));
-  }
-  // lumaOf's values are multiples of 2^-27 below 256, so these sums are exact in any order; values
-  // of mixed magnitudes (1e-9 … 1e3) are not, so those cases also pin the order of the additions.
-  const f = r();
-  const luma = f < 0.15 ? new Float32Array(width * height).map(() => (r() - 0.2) * 300) : f < 0.35 ? new Float32Array(width * height).map(() => r() * 10 ** (-9 + 12 * r())) : lumaOf({ width, height, rgb });
-  const map = (scale: number): BlockMap => {
-    const cols = Math.floor(width / 16), rows = Math.floor(height / 16);
-    const ties = r() < 0.3;
-    return { cols, rows, size: 16, values: new Float32Array(cols * rows).map(() => (ties ? Math.floor(r() * 4) : r() * scale)) };
-  };
-  let coef: LumaCoefficients | null = null;
-  if (r() < 0.8) {
-    const blocksWide = Math.ceil(width / 8) + Math.floor(r() * 3), blocksHigh = Math.ceil(height / 8) + Math.floor(r() * 3);
-    const q = new Int16Array(blocksWide * blocksHigh * 64);
-    const step = 1 + Math.floor(r() * 4);
-    for (let i = 0; i < q.length; i++) q[i] = r() < 0.4 ? 0 : step * Math.round((r() - 0.5) * 30) + (r() < 0.1 ? 1 : 0);
-    coef = { blocksWide, blocksHigh, coefficients: q, table: new Uint16Array(64).fill(2) };
-  }
-  return { luma, width, height, noise: map(8), ela: map(3), grad: map(40), coef, origin: { left: 8 * Math.floor(r() * 3), top: 8 * Math.floor(r() * 3) } };
-}
-
-/** The same inputs from a real photograph, built as features.ts builds them. */
-async function realInputs(bytes: Buffer): Promise<(Inputs & { dql: NonNullable<DqLikelihood['map']> | null }) | null> {
-  // Photographs the engine refuses (too small) have no maps to compare.
-  const image = await decodeForForensics(bytes, AUTHENTICITY_SETTINGS_V9).catch(() => null);
-  if (!image) return null;
-  const native = image.native;
-  const luma = lumaOf(native);
-  const e = await errorLevelMaps(native, luma);
-  const coef = readAllCoefficients(bytes)?.[0] ?? null;
-  return {
-    luma, width: native.width, height: native.height,
-    noise: noiseResidualMap(luma, native.width, native.height, BLOCK),
-    ela: e.elaPerTexture, grad: e.gradient, coef, origin: native,
-    dql: dqLikelihood(coef, native).map ?? null,
-  };
-}
-
-/** Real photographs read in place (../shared/documents-real), spread over the set. */
-const REAL = realJpegs().filter((_, i) => i % 2 === 0).slice(0, 10);
 
 // ---- reference: region-scan.ts at 760f5a3 (verbatim from WIDTHS to the end of regionScan) ----
 const WIDTHS = [0.1, 0.17, 0.25];
@@ -354,10 +265,10 @@ function oldRegionScan(input: RegionScanInput): RegionScan {
 
 describe('regionScan: same values as the reference', () => {
   it('on 200 seeded random images, with and without coefficients and a likelihood map', () => {
-    const r = rng(2812);
+    const r = seededRandom(2812);
     let scanned = 0;
     for (let k = 0; k < 200; k++) {
-      const s = randomInputs(r);
+      const s = randomForensicsInputs(r);
       const cols = Math.floor(s.width / SCAN_TILE), rows = Math.floor(s.height / SCAN_TILE);
       const dql = r() < 0.5 ? { cols, rows: Math.max(0, rows - Math.floor(r() * 2)), tiles: new Float64Array(cols * rows).map(() => (r() < 0.1 ? Number.NaN : (r() - 0.5) * 4)) } : null;
       const input: RegionScanInput = { luma: s.luma, width: s.width, height: s.height, noise: s.noise, elaPerTexture: s.ela, gradient: s.grad, coefficients: s.coef, origin: s.origin, dql };
@@ -370,10 +281,10 @@ describe('regionScan: same values as the reference', () => {
   });
 
   it('tileTexture equals the per-pixel sums on every tile position, borders included', () => {
-    const r = rng(78);
+    const r = seededRandom(78);
     const out = new Float64Array(3);
     for (let k = 0; k < 60; k++) {
-      const s = randomInputs(r);
+      const s = randomForensicsInputs(r);
       for (let y0 = 0; y0 + SCAN_TILE <= s.height; y0 += SCAN_TILE) for (let x0 = 0; x0 + SCAN_TILE <= s.width; x0 += SCAN_TILE) {
         let sum = 0, d1 = 0, d2 = 0;
         for (let y = y0; y < y0 + SCAN_TILE; y++) for (let x = x0; x < x0 + SCAN_TILE; x++) {
@@ -390,8 +301,8 @@ describe('regionScan: same values as the reference', () => {
 
   it('on real document photographs', async () => {
     let compared = 0;
-    for (const f of REAL) {
-      const s = await realInputs(readFileSync(f));
+    for (const f of REAL_SAMPLE) {
+      const s = await realForensicsInputs(readFileSync(f));
       if (!s) continue;
       compared++;
       const input: RegionScanInput = { luma: s.luma, width: s.width, height: s.height, noise: s.noise, elaPerTexture: s.ela, gradient: s.grad, coefficients: s.coef, origin: s.origin, dql: s.dql };

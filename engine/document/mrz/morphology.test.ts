@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../tools/corpus/random.js';
 import { binaryRowFilter, runFilter } from './morphology.js';
 
 /**
@@ -31,17 +32,8 @@ function dequeFilter(src: Uint8Array, w: number, h: number, k: number, horizonta
   return dst;
 }
 
-/** A small seeded generator (mulberry32), so a failure names an input that can be rebuilt. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (mulberry32, tools/corpus/random.ts), so a failure names an input that can be rebuilt. */
+const rng = (seed: number): (() => number) => mulberry32(seed).next;
 
 const KS = [1, 2, 3, 4, 5, 8, 9, 15, 17, 30, 61, 130];
 
