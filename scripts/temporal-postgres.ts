@@ -176,9 +176,12 @@ export interface TemporalPorts {
  * A free port below 32768: the cluster_membership table stores the membership port as a smallint,
  * and the kernel's ephemeral ports (what `listen(0)` hands out) start above it.
  */
-async function lowFreePort(): Promise<number> {
+async function lowFreePort(taken: ReadonlySet<number> = new Set()): Promise<number> {
   for (let i = 0; i < 200; i++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
+    // Nothing listens on a port picked a moment ago yet: without this, two services of one server
+    // could draw the same port and the server would exit on the second bind.
+    if (taken.has(port)) continue;
     const ok = await new Promise<boolean>((resolve) => {
       const srv = net.createServer();
       srv.once('error', () => resolve(false));
@@ -197,7 +200,12 @@ export async function temporalPorts(frontend: number, fixed: boolean): Promise<T
     if (6939 + d > 32_767) throw new Error(`frontend port ${frontend} puts the membership ports past 32767 (a smallint in cluster_membership): use one below 33061`);
     return { frontend, frontendHttp: 7243 + d, history: 7234 + d, matching: 7235 + d, worker: 7239 + d, membership: { frontend: 6933 + d, history: 6934 + d, matching: 6935 + d, worker: 6939 + d } };
   }
-  const p = async () => lowFreePort();
+  const taken = new Set([frontend]);
+  const p = async () => {
+    const port = await lowFreePort(taken);
+    taken.add(port);
+    return port;
+  };
   return { frontend, frontendHttp: await p(), history: await p(), matching: await p(), worker: await p(), membership: { frontend: await p(), history: await p(), matching: await p(), worker: await p() } };
 }
 
@@ -312,18 +320,22 @@ export async function startTemporalPostgres(o: {
     ...(o.tls.client ? { clientCertPair: { crt: readFileSync(o.tls.client.cert), key: readFileSync(o.tls.client.key) } } : {}),
   } : undefined;
   log(`starting Temporal server ${bins.version} on PostgreSQL (${target.host}:${target.port})`);
-  const out = o.logFile === 'inherit' ? 'inherit' : o.logFile ? openSync(o.logFile, 'a') : 'ignore';
+  // Without a log file the server's own log (stdout) is still kept, its tail only: a server that
+  // exits while starting says why in the error (a bind failure is logged there, not on stderr).
+  const out = o.logFile === 'inherit' ? 'inherit' : o.logFile ? openSync(o.logFile, 'a') : 'pipe';
   const spawnServer = async (): Promise<{ child: ChildProcess; stop: () => Promise<void>; exited: Promise<never> }> => {
     const child: ChildProcess = spawn(bins.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { env, stdio: ['ignore', out, 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
+    let tail = '';
+    const keep = (d: Buffer) => { tail = (tail + String(d)).slice(-4000); };
+    child.stderr?.on('data', keep);
+    child.stdout?.on('data', keep);
     const stop = () => new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
     });
-    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal server exited with ${code}: ${stderr}`))));
+    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal server exited with ${code}: ${tail}`))));
     exited.catch(() => {});
     try {
       await Promise.race([waitForPort(o.port, '127.0.0.1', 90_000), exited]);
