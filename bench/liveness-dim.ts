@@ -9,7 +9,7 @@ import { modelsDir } from '../engine/assets.js';
 import { evaluateLiveness } from '../engine/faces/liveness.js';
 import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { FACE_SETTINGS_V4, FACE_SETTINGS_V7, FACE_SETTINGS_V10, type FaceEngineSettings } from '../engine/faces/settings.js';
-import { LABELLED_NOW, labelledCapture, labelledCases } from '../tools/faces/testing/labelled.js';
+import { LABELLED_NOW, labelledCapture, labelledCases, matchBlinks } from '../tools/faces/testing/labelled.js';
 import { DIM_LEVELS, dimFrames } from '../tools/faces/testing/lighting.js';
 import { DIM_BLINK_VARIANTS } from './liveness-dim-variants.js';
 
@@ -29,9 +29,7 @@ for (const c of cases) {
       const r = await evaluateLiveness(models, settings, { frames: capture, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000), options: { withoutIllumination: true } });
       const ch = (r.outcome.evidence as { challenge?: { events: { step: string; start_ms: number; end_ms: number; magnitude: number }[]; eye_baseline: { ear: number; closed: number } } }).challenge;
       const events = (ch?.events ?? []).filter((e) => e.step === 'blink');
-      const near = (e: { start_ms: number; end_ms: number }) => c.blinks_s.some((t) => t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300);
-      const found = c.blinks_s.filter((t) => events.some((e) => t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300)).length;
-      const other = events.filter((e) => !near(e));
+      const { found, other } = matchBlinks(events, c.blinks_s);
       const key = `${name} | ${level}`;
       const t = tot.get(key) ?? { found: 0, labelled: 0, other: 0, passed: 0, n: 0 };
       tot.set(key, { found: t.found + found, labelled: t.labelled + c.blinks_s.length, other: t.other + other.length, passed: t.passed + (r.outcome.status === 'passed' ? 1 : 0), n: t.n + 1 });

@@ -20,7 +20,7 @@ import { loadFaceModels } from '../engine/faces/models-bundle.js';
 import { explainedSkinTone, skinToneFraction, whiteBalancedSkinTone } from '../engine/faces/screen-cues.js';
 import { FACE_SETTINGS_V4, FACE_SETTINGS_V7, type FaceEngineSettings } from '../engine/faces/settings.js';
 import { decodeClip } from '../tools/faces/testing/clips.js';
-import { clipPath, frameSequenceFrames, LABELLED_NOW, labelledCapture, labelledCases, unseenTuningCases } from '../tools/faces/testing/labelled.js';
+import { clipPath, frameSequenceFrames, LABELLED_NOW, labelledCapture, labelledCases, matchBlinks, unseenTuningCases } from '../tools/faces/testing/labelled.js';
 import { fetchPublicFaces, publicFacePath } from '../tools/faces/public/fetch.js';
 import { isHeldOutIdentity, loadPublicFaces } from '../tools/faces/public/sources.js';
 import { DIM_LEVELS, dimFrames, TINTS, tintFrame } from '../tools/faces/testing/lighting.js';
@@ -115,9 +115,8 @@ if (doBlinks) {
       for (const [name, settings] of variants) {
         const r = await evaluateLiveness(models, settings, { frames: capture, challenge, now: new Date(LABELLED_NOW.getTime() + 30_000), options: { withoutIllumination: true } });
         const events = ((r.outcome.evidence as { challenge?: { events: { step: string; start_ms: number; end_ms: number }[] } }).challenge?.events ?? []).filter((e) => e.step === 'blink');
-        const hit = (t: number) => events.some((e) => t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300);
-        const found = c.blinks_s.filter(hit).length;
-        const other = events.filter((e) => !c.blinks_s.some((t) => t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300)).length;
+        const { found, other: others } = matchBlinks(events, c.blinks_s);
+        const other = others.length;
         const key = `${name} | ${level}`;
         const t = tot.get(key) ?? { found: 0, labelled: 0, other: 0, passed: 0, n: 0 };
         tot.set(key, { found: t.found + found, labelled: t.labelled + c.blinks_s.length, other: t.other + other, passed: t.passed + (r.outcome.status === 'passed' ? 1 : 0), n: t.n + 1 });

@@ -5,7 +5,8 @@ import { temporalPorts } from './temporal-postgres.js';
  * The PostgreSQL-backed Temporal server of the tests and benchmarks gets free ports drawn at random
  * (20000–32000: below Linux's ephemeral range, and membership ports must fit a smallint). Nothing
  * listens on a drawn port until the server binds it, so one draw must never repeat an earlier one:
- * a repeat made the server exit on its second bind (a CI run of 2026-11-29, multi-worker suite).
+ * a repeat makes the server exit on its second bind (the likely cause of a CI run of 2026-11-29
+ * whose multi-worker suite saw the server exit while starting; its log was not kept then).
  */
 describe('temporalPorts', () => {
   afterEach(() => vi.restoreAllMocks());

@@ -130,3 +130,15 @@ export async function labelledCapture(models: FaceModels, c: LabelledCase, opts:
   const lit = opts.light && c.kind !== 'screen_replay' && !(c.kind === 'deepfake' && opts.lightAttacks === false);
   return { frames: await buildCapture(models, frames, challenge, lit ? { lightFrom: challenge, strength: 0.1 } : {}), challenge };
 }
+
+/**
+ * Detected blink events against a clip's labelled blink times (seconds), with the ±300 ms window
+ * the blink benches use: labelled blinks found, and the events near no labelled blink.
+ */
+export function matchBlinks<E extends { start_ms: number; end_ms: number }>(events: readonly E[], blinksS: readonly number[]): { found: number; other: E[] } {
+  const covers = (e: E, t: number) => t * 1000 >= e.start_ms - 300 && t * 1000 <= e.end_ms + 300;
+  return {
+    found: blinksS.filter((t) => events.some((e) => covers(e, t))).length,
+    other: events.filter((e) => !blinksS.some((t) => covers(e, t))),
+  };
+}
