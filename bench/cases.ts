@@ -21,7 +21,7 @@ import { startStack } from '../scripts/stack.js';
 import { TEMPORAL_SERVER_VERSION, findTemporalBinaries } from '../scripts/temporal-postgres.js';
 import { freePort } from '../platform/temporal-server.js';
 import { fmt, summarize } from './stats.js';
-import { captureGenuineCase, prepareGenuineApplicant } from './genuine-case.js';
+import { PAGE_FRAMES_PER_REQUEST, captureGenuineCase, prepareGenuineApplicant } from './genuine-case.js';
 import { createCaptureAdvisor } from '../engine/capture-advice.js';
 import { Connection, WorkflowClient } from '@temporalio/client';
 // The package is CommonJS: Node's ESM loader cannot name its exports, so take the default.
@@ -39,7 +39,11 @@ const { values } = parseArgs({ options: {
   'cpu-prof': { type: 'string' },
   // Per table of the app's and Temporal's databases: scans and rows written per Case, loaded.
   'pg-tables': { type: 'boolean', default: false },
+  // Liveness frames per request, as the hosted page sends them (8); 1: one upload per frame.
+  'frames-per-request': { type: 'string', default: String(PAGE_FRAMES_PER_REQUEST) },
 } });
+const framesPerRequest = Number(values['frames-per-request']);
+if (!(framesPerRequest >= 1)) throw new Error('--frames-per-request takes a number ≥ 1');
 const idleS = Number(values.idle);
 const batch = Number(values.cases);
 const concurrency = Number(values.concurrency);
@@ -53,6 +57,8 @@ const backends = values.temporal!.split(',').map((b) => {
 // The applicant, built once.
 const applicant = await prepareGenuineApplicant();
 const { frames } = applicant;
+/** Upload requests per Case: the document, then the frames alone or in groups. */
+const uploadRequests = 1 + (framesPerRequest <= 1 ? frames.length : Math.ceil(frames.length / framesPerRequest));
 
 // The capture advisor (engine/capture-advice.ts) is engine work too, but it runs in the api when
 // the document photo is uploaded (issue 12: the applicant hears at once what to fix), so the worker's
@@ -146,7 +152,7 @@ const postgresCpu = (dataDir: string): number => {
   }
   return sum;
 };
-/** This process: the applicants (JPEG encode per Case, 55 uploads) and the webhook receiver. */
+/** This process: the applicants (JPEG encode per Case, the uploads) and the webhook receiver. */
 const clientCpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
@@ -183,7 +189,7 @@ async function measure(backend: Backend): Promise<Figures> {
     await json('PUT', `/v1/projects/${projectId}/webhook`, key, { url: hookUrl });
 
     const runCase = async (): Promise<{ id: string; submitToWebhookMs: number; captureMs: number; assessment: string }> => {
-      const { id: caseId, submitted, captureMs } = await captureGenuineCase({ base, key, db, applicant });
+      const { id: caseId, submitted, captureMs } = await captureGenuineCase({ base, key, db, applicant, framesPerRequest });
       const deadline = Date.now() + 300_000;
       while (!arrivals.has(caseId)) {
         if (Date.now() > deadline) throw new Error(`no webhook for ${caseId}`);
@@ -339,7 +345,7 @@ try {
 const label = { dev: 'dev server (SQLite)', postgres: `Temporal ${TEMPORAL_SERVER_VERSION} on PostgreSQL` } as const;
 const s = (ms: number) => fmt(ms / 1000, 2);
 const cores = os.cpus().length;
-console.log(`\nmachine: ${cores} cores, ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.versions.node}; ${workers} worker(s); ${frames.length} liveness frames + 1 document per Case; ${concurrency} concurrent applicants × ${batch} Cases`);
+console.log(`\nmachine: ${cores} cores, ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.versions.node}; ${workers} worker(s); ${frames.length} liveness frames (${uploadRequests - 1} requests) + 1 document per Case; ${concurrency} concurrent applicants × ${batch} Cases`);
 const rows: [string, (f: Figures) => string][] = [
   [`single Case submit → webhook p50 / p95 / p99 (s, n=${singles})`, (f) => `${s(f.single.p50)} / ${s(f.single.p95)} / ${s(f.single.p99)}`],
   [`${concurrency} concurrent, submit → webhook p50 / p95 / p99 (s)`, (f) => `${s(f.loaded.p50)} / ${s(f.loaded.p95)} / ${s(f.loaded.p99)}`],
@@ -348,7 +354,7 @@ const rows: [string, (f: Figures) => string][] = [
   [`engine-bound ceiling: ${cores} cores × 60 / worker CPU (Cases/min)`, (f) => fmt((cores * 60) / f.workerCpuLoaded, 1)],
   [`engines' own CPU per Case: worker + capture advice in the api (s; advice ${fmt(adviceCpuS, 2)} s measured in-process)`, (f) => fmt(f.workerCpuLoaded + adviceCpuS, 2)],
   [`engines' ceiling: ${cores} × 60 / engines' own CPU (Cases/min)`, (f) => fmt((cores * 60) / (f.workerCpuLoaded + adviceCpuS), 1)],
-  ['api CPU per Case, loaded (s; 55 uploads + create + submit, capture advice included)', (f) => fmt(f.apiCpuLoaded, 2)],
+  [`api CPU per Case, loaded (s; ${uploadRequests} upload requests + create + submit, capture advice included)`, (f) => fmt(f.apiCpuLoaded, 2)],
   ['Temporal server CPU per Case, loaded (s)', (f) => fmt(f.temporalCpuLoaded, 3)],
   ['PostgreSQL CPU per Case, loaded (s; app and, on PostgreSQL, Temporal)', (f) => fmt(f.postgresCpuLoaded, 3)],
   ['bench client CPU per Case, loaded (s; photo encode, uploads, receiver)', (f) => fmt(f.clientCpuLoaded, 2)],

@@ -89,7 +89,15 @@ export interface CaptureOptions {
   onRetry?: (what: string) => void;
   /** Called once the Case exists (its id), before capture. */
   onCreated?: (id: string) => void;
+  /**
+   * Liveness frames per request to `POST /o/{token}/frames`, as the hosted page sends them
+   * (FRAMES_PER_REQUEST, 8). 1: each frame alone to `POST /o/{token}/uploads`, the older path.
+   */
+  framesPerRequest?: number;
 }
+
+/** The hosted page's frame groups: 8 per request (hosted/capture.js FRAMES_PER_REQUEST). */
+export const PAGE_FRAMES_PER_REQUEST = 8;
 
 class Retryable extends Error {}
 
@@ -105,6 +113,18 @@ function multipartBody(kind: string, bytes: Buffer, meta?: unknown): Uint8Array<
   return new Uint8Array(Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]));
 }
 const frameBodies = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+
+/** Several frames' multipart body for `POST /o/{token}/frames`: per frame its meta, then its file. */
+function framesBody(frames: ReadonlyArray<{ image: Buffer; meta: unknown }>): Uint8Array<ArrayBuffer> {
+  const parts = frames.flatMap((f, i) => [
+    Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="meta"\r\n\r\n${JSON.stringify(f.meta)}\r\n--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="frame-${i}.jpg"\r\ncontent-type: application/octet-stream\r\n\r\n`),
+    f.image,
+    Buffer.from('\r\n'),
+  ]);
+  return new Uint8Array(Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]));
+}
+/** Per applicant's frame list and group size: the group bodies, built once. */
+const groupBodies = new WeakMap<object, Map<number, Uint8Array<ArrayBuffer>[]>>();
 
 /** Creates and captures one Case; resolves at submit with its id and the submit time (performance.now()). */
 export async function captureGenuineCase(o: CaptureOptions): Promise<{ id: string; submitted: number; captureMs: number }> {
@@ -141,17 +161,30 @@ export async function captureGenuineCase(o: CaptureOptions): Promise<{ id: strin
   const token = new URL(v.onboarding_url).pathname.split('/').pop()!;
   const now = new Date();
   await attempt('seed challenge', () => o.db.query('update verifications set liveness_challenge = $2 where id = $1', [v.id, { ...o.applicant.challenge, issued_at: now.toISOString(), deadline: new Date(now.getTime() + 600_000).toISOString() }]));
-  const send = (kind: string, body: Uint8Array<ArrayBuffer>) => attempt(`upload ${kind}`, async () => {
-    const r = await fetch(`${baseOf()}/o/${token}/uploads`, { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } });
+  const send = (kind: string, body: Uint8Array<ArrayBuffer>, route = 'uploads') => attempt(`upload ${kind}`, async () => {
+    const r = await fetch(`${baseOf()}/o/${token}/${route}`, { method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } });
     const text = await r.text();
     if (r.status >= 500) throw new Retryable(`upload ${r.status} ${text}`);
     if (r.status !== 201) throw new Error(`upload ${r.status} ${text}`);
   });
   await send('document_front', multipartBody('document_front', await o.applicant.photographNow()));
-  for (const f of o.applicant.frames) {
-    let body = frameBodies.get(f);
-    if (!body) frameBodies.set(f, (body = multipartBody('liveness_frame', f.image, f.meta)));
-    await send('liveness_frame', body);
+  const perRequest = o.framesPerRequest ?? PAGE_FRAMES_PER_REQUEST;
+  if (perRequest <= 1) {
+    for (const f of o.applicant.frames) {
+      let body = frameBodies.get(f);
+      if (!body) frameBodies.set(f, (body = multipartBody('liveness_frame', f.image, f.meta)));
+      await send('liveness_frame', body);
+    }
+  } else {
+    let bySize = groupBodies.get(o.applicant.frames);
+    if (!bySize) groupBodies.set(o.applicant.frames, (bySize = new Map()));
+    let groups = bySize.get(perRequest);
+    if (!groups) {
+      groups = [];
+      for (let i = 0; i < o.applicant.frames.length; i += perRequest) groups.push(framesBody(o.applicant.frames.slice(i, i + perRequest)));
+      bySize.set(perRequest, groups);
+    }
+    for (const body of groups) await send('liveness_frame', body, 'frames');
   }
   const submitted = performance.now();
   // A submit whose answer was lost may have gone through: 409 capture_already_submitted then says so.

@@ -215,6 +215,11 @@ export const ZUploadResponse = z
     advice: ZCaptureAdvice.optional().describe('Document photos only: a quick look at what the applicant could fix before submitting (advice, never a verdict: the Case is judged in full after submit, and the photo is kept either way)'),
   })
   .meta({ id: 'Upload' });
+export const ZFramesResponse = z
+  .object({
+    uploads: z.array(z.object({ upload_id: z.string(), kind: z.literal('liveness_frame'), sha256: z.string() })).describe('One per frame, in the order the frames were sent'),
+  })
+  .meta({ id: 'FramesUpload' });
 export const ZSubmitBody = z
   .object({ document: z.object({ country: z.string().min(2).max(3), type: ZDocumentType }).strict() })
   .strict()

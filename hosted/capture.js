@@ -30,6 +30,39 @@ async function upload(kind, blob, name, meta) {
   return res.json();
 }
 
+// The live selfie's frames go up in groups of FRAMES_PER_REQUEST while recording (POST …/frames):
+// a few requests instead of one per frame, and only the last group is left to send at the end.
+const FRAMES_PER_REQUEST = 8;
+
+function createFrameSender() {
+  const queued = [];
+  const sent = [];
+  const failures = [];
+  const send = () => {
+    if (queued.length === 0) return;
+    const body = new FormData();
+    for (const f of queued.splice(0)) {
+      body.append('meta', JSON.stringify(f.meta));
+      body.append('file', f.blob, f.name);
+    }
+    sent.push(fetch(`${base}/frames`, { method: 'POST', body })
+      .then(async (res) => { if (!res.ok) throw await problemOf(res); })
+      .catch((p) => failures.push(p)));
+  };
+  return {
+    add(blob, name, meta) {
+      queued.push({ blob, name, meta });
+      if (queued.length >= FRAMES_PER_REQUEST) send();
+    },
+    /** Sends what is queued and waits for every request; rejects with the first problem. */
+    async finish() {
+      send();
+      await Promise.all(sent);
+      if (failures.length) throw failures[0];
+    },
+  };
+}
+
 // ---- live selfie: fail closed, never a silent fallback to a still photo ----
 const liveStatus = document.getElementById('live-status');
 const startButton = document.getElementById('live-start');
@@ -262,8 +295,7 @@ async function recordLiveness() {
 
     flash.prepend(video); // the applicant sees themselves inside the coloured screen
     flash.hidden = false;
-    const pending = [];
-    const failures = [];
+    const frames = createFrameSender();
     const t0 = performance.now();
     // "Step not yet done" and "several faces" while recording (hosted/guidance.js createStepWatch).
     const watch = createStepWatch(challenge);
@@ -290,7 +322,7 @@ async function recordLiveness() {
         const meta = n === 0 ? withFacts(plain, facts, cameraWatch.clock()) : plain;
         const name = `frame-${String(n++).padStart(3, '0')}.jpg`;
         canvas.toBlob((blob) => {
-          if (blob) pending.push(upload('liveness_frame', blob, name, meta).catch((p) => failures.push(p)));
+          if (blob) frames.add(blob, name, meta);
         }, 'image/jpeg', 0.85);
         setTimeout(tick, 1000 / FPS);
       };
@@ -299,9 +331,8 @@ async function recordLiveness() {
     flash.hidden = true;
     preview.stop();
     say(liveStatus, strings.liveUploading);
-    await new Promise((r) => setTimeout(r, 200)); // let the last toBlob callbacks queue their uploads
-    await Promise.all(pending);
-    if (failures.length) throw failures[0];
+    await new Promise((r) => setTimeout(r, 200)); // let the last toBlob callbacks queue their frames
+    await frames.finish();
     livenessDone = true;
     say(liveStatus, strings.liveDone);
     startButton.textContent = strings.liveRetry;

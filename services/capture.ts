@@ -140,18 +140,9 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
   // Case with its JSON columns) on each of a Case's 55 uploads.
   const stored = await deps.em.transactional(async (tx) => {
     const now = new Date();
-    // One statement takes the Case's row lock (as submit and erasure do), touches it, and returns
-    // its state and upload count: three round trips of the old lock, count and update in one.
-    const [v] = await tx.execute<Array<{ status: string; accepted_documents: IVerification['acceptedDocuments']; liveness_challenge: unknown; uploads: string | number }>>(
-      `update verifications v set updated_at = ? where v.id = ?
-       returning v.status, v.accepted_documents, v.liveness_challenge, (select count(*) from uploads u where u.verification_id = v.id) as uploads`,
-      [now, caseId],
-      'all',
-    );
-    if (!v) throw new AppError('verification_erased', 'This verification no longer exists.');
-    if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted; uploads are closed.');
+    const v = await lockCollectingCase(tx, caseId, now);
     acceptedTypes = [...new Set(v.accepted_documents.flatMap((d) => d.types))];
-    const count = Number(v.uploads);
+    const count = v.uploads;
     const replacing = SINGLE_KINDS.has(kind) ? await tx.find(Upload, { verificationId: caseId, kind }, { fields: ['blobKey'] }) : [];
     if (count - replacing.length + 1 > deps.config.uploads.maxFiles) {
       throw new AppError('too_many_uploads', `At most ${deps.config.uploads.maxFiles} uploads per verification.`, [{ field: 'file', code: 'too_many_uploads', message: 'upload limit reached' }]);
@@ -188,6 +179,67 @@ export async function storeUpload(deps: ServiceDeps, caseId: string, kind: TUplo
   // Codes and timing only: the photo's content never reaches the log.
   deps.log.info({ caseId, kind, advice: advice.status, issues: advice.issues, ms: advice.ms }, 'capture advice');
   return { ...stored, advice };
+}
+
+/**
+ * Takes the Case's row lock (as submit and erasure do), touches it, and returns its state and
+ * upload count in one statement: three round trips of a lock, a count and an update in one.
+ * Refuses a Case that is gone or no longer collecting.
+ */
+async function lockCollectingCase(tx: EntityManager, caseId: string, now: Date): Promise<{ accepted_documents: IVerification['acceptedDocuments']; liveness_challenge: unknown; uploads: number }> {
+  const [v] = await tx.execute<Array<{ status: string; accepted_documents: IVerification['acceptedDocuments']; liveness_challenge: unknown; uploads: string | number }>>(
+    `update verifications v set updated_at = ? where v.id = ?
+     returning v.status, v.accepted_documents, v.liveness_challenge, (select count(*) from uploads u where u.verification_id = v.id) as uploads`,
+    [now, caseId],
+    'all',
+  );
+  if (!v) throw new AppError('verification_erased', 'This verification no longer exists.');
+  if (v.status !== 'collecting') throw new AppError('capture_already_submitted', 'This capture has already been submitted; uploads are closed.');
+  return { accepted_documents: v.accepted_documents, liveness_challenge: v.liveness_challenge, uploads: Number(v.uploads) };
+}
+
+/**
+ * Stores several liveness frames of the current challenge, all or none: every image and every
+ * frame's meta is checked before anything is written, and one transaction (one row lock, one
+ * count, one insert) stores them. A refused batch names the frame (`frames[i].…`).
+ */
+export async function storeFrames(deps: ServiceDeps, caseId: string, frames: ReadonlyArray<{ bytes: Buffer; meta: Record<string, unknown> | null }>): Promise<{ uploads: { upload_id: string; kind: 'liveness_frame'; sha256: string }[] }> {
+  const at = (i: number, err: unknown): never => {
+    if (err instanceof AppError) throw new AppError(err.code, `Frame ${i + 1}: ${err.message}`, (err.errors ?? []).map((e) => ({ ...e, field: `frames[${i}].${e.field}` })));
+    throw err;
+  };
+  const images: { format: ImageFormat; width: number; height: number }[] = [];
+  for (const [i, f] of frames.entries()) images.push(await validateImage(f.bytes, deps.config.uploads.maxPixels).catch((err: unknown) => at(i, err)));
+  const written: string[] = [];
+  try {
+    return await deps.em.transactional(async (tx) => {
+      const now = new Date();
+      const v = await lockCollectingCase(tx, caseId, now);
+      if (v.uploads + frames.length > deps.config.uploads.maxFiles) {
+        throw new AppError('too_many_uploads', `At most ${deps.config.uploads.maxFiles} uploads per verification; this Case has ${v.uploads}.`, [{ field: 'file', code: 'too_many_uploads', message: 'upload limit reached' }]);
+      }
+      frames.forEach((f, i) => {
+        try {
+          checkFrameMeta(v.liveness_challenge, f.meta);
+        } catch (err) {
+          at(i, err);
+        }
+      });
+      const rows = [];
+      for (const [i, f] of frames.entries()) {
+        const blobKey = await deps.blobs.put(caseId, f.bytes);
+        written.push(blobKey);
+        const img = images[i]!;
+        rows.push({ id: newId('upload'), verificationId: caseId, kind: 'liveness_frame', blobKey, sha256: sha256Hex(f.bytes), sizeBytes: f.bytes.length, mime: `image/${img.format}`, width: img.width, height: img.height, meta: f.meta, createdAt: now });
+      }
+      await tx.insertMany(Upload, rows);
+      return { uploads: rows.map((r) => ({ upload_id: r.id, kind: 'liveness_frame' as const, sha256: r.sha256 })) };
+    }, { clear: true });
+  } catch (err) {
+    // Nothing references these blobs: the rows were never committed.
+    await Promise.all(written.map((k) => deps.blobs.delete(k).catch(() => undefined)));
+    throw err;
+  }
 }
 
 /** collecting → pending, then the workflow is signalled; a failed signal rolls the status back. */

@@ -63,6 +63,16 @@ export async function upload(token: string, kind: string, file: Buffer, filename
   return api('POST', `/o/${token}/uploads`, { body: form });
 }
 
+/** Several liveness frames in one request, as the hosted page sends them: per frame `meta`, then `file`. */
+export async function uploadFrames(token: string, frames: ReadonlyArray<{ file: Buffer; meta?: unknown }>): Promise<JsonResponse> {
+  const form = new FormData();
+  frames.forEach((f, i) => {
+    if (f.meta !== undefined) form.append('meta', typeof f.meta === 'string' ? f.meta : JSON.stringify(f.meta));
+    form.append('file', new Blob([new Uint8Array(f.file)]), `frame-${i}.jpg`);
+  });
+  return api('POST', `/o/${token}/frames`, { body: form });
+}
+
 export async function submit(token: string, document = { country: 'MEX', type: 'passport' }): Promise<JsonResponse> {
   return api('POST', `/o/${token}/submit`, { json: { document } });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZCaptureSession, ZProblem, ZSubmitBody, ZSubmitResponse, ZTokenParams, ZUploadKind, ZUploadResponse, type TUploadKind } from '../../domain/api-schemas.js';
+import { ZCaptureSession, ZFramesResponse, ZProblem, ZSubmitBody, ZSubmitResponse, ZTokenParams, ZUploadKind, ZUploadResponse, type TUploadKind } from '../../domain/api-schemas.js';
 import { AppError } from '../../domain/errors.js';
 import { ZDocumentType, type TDocumentType } from '../../domain/documents.js';
 import type { IVerification } from '../../db/entities/index.js';
@@ -14,7 +14,7 @@ import { mintCaptureSession, onboardingUrl } from '../../services/case-links.js'
 import { startLivenessChallenge } from '../../services/liveness-challenge.js';
 import { previewLiveFrame } from '../../services/live-preview.js';
 import { LIVE_PREVIEW_MAX_BYTES, ZLivePreview } from '../../domain/live-preview.js';
-import { listCaseUploads, projectBranding, resolveLinkCode, resolveSession, resolveSessionCase, storeUpload, submitCapture } from '../../services/capture.js';
+import { listCaseUploads, projectBranding, resolveLinkCode, resolveSession, resolveSessionCase, storeFrames, storeUpload, submitCapture } from '../../services/capture.js';
 
 // CSP (with the per-response style nonce), frame-ancestors, nosniff and the referrer policy come
 // from api/plugins/security-headers.ts, on every response.
@@ -29,6 +29,50 @@ async function sessionOrThrow(req: FastifyRequest, token: string): Promise<{ ver
   const s = await resolveSession(req.em, token);
   if (s.ok) return s;
   throwSessionProblem(s.code);
+}
+
+/**
+ * The parts of a frames request: per frame a `meta` JSON field, then its `file`; at most `most`
+ * frames and `maxBytes` in all. Refusals name the frame (`frames[i].…`); nothing is stored here.
+ */
+async function readFrameParts(req: FastifyRequest, { maxBytes, maxFramesPerRequest: most }: { maxBytes: number; maxFramesPerRequest: number }): Promise<{ bytes: Buffer; meta: Record<string, unknown> | null }[]> {
+  const frames: { bytes: Buffer; meta: Record<string, unknown> | null }[] = [];
+  let meta: Record<string, unknown> | null | undefined;
+  let total = 0;
+  const field = () => `frames[${frames.length}]`;
+  try {
+    for await (const part of req.parts({ limits: { files: most, fields: most, parts: 2 * most, fieldSize: 4096, fileSize: maxBytes } })) {
+      if (part.type === 'file') {
+        if (meta === undefined) throw new AppError('validation_failed', 'Each frame\'s meta field comes before its file.', [{ field: `${field()}.meta`, code: 'required', message: 'missing' }]);
+        const bytes = await part.toBuffer();
+        total += bytes.length;
+        if (total > maxBytes) throw new AppError('payload_too_large', `The frames of one request are at most ${maxBytes} bytes together.`, [{ field: `${field()}.file`, code: 'payload_too_large', message: 'too large' }]);
+        if (bytes.length === 0) throw new AppError('validation_failed', 'A frame\'s file is empty.', [{ field: `${field()}.file`, code: 'required', message: 'empty file' }]);
+        frames.push({ bytes, meta });
+        meta = undefined;
+      } else if (part.fieldname === 'meta') {
+        if (meta !== undefined) throw new AppError('validation_failed', 'Each meta field is followed by its frame\'s file.', [{ field: `${field()}.file`, code: 'required', message: 'missing' }]);
+        try {
+          const parsed = JSON.parse(String(part.value));
+          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+          meta = parsed;
+        } catch {
+          throw new AppError('validation_failed', 'meta must be a JSON object.', [{ field: `${field()}.meta`, code: 'invalid_json', message: 'not a JSON object' }]);
+        }
+      } else {
+        throw new AppError('validation_failed', `Unexpected field ${JSON.stringify(part.fieldname.slice(0, 40))}; send meta and file parts only.`, [{ field: part.fieldname.slice(0, 40), code: 'unexpected_field', message: 'not allowed' }]);
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw new AppError('too_many_uploads', `At most ${most} frames per request.`, [{ field: 'file', code: 'too_many_files', message: `at most ${most} frames` }]);
+    }
+    throw err;
+  }
+  if (meta !== undefined) throw new AppError('validation_failed', 'Each meta field is followed by its frame\'s file.', [{ field: `${field()}.file`, code: 'required', message: 'missing' }]);
+  if (frames.length === 0) throw new AppError('validation_failed', 'The request carries no frames.', [{ field: 'frames[0].file', code: 'required', message: 'missing' }]);
+  return frames;
 }
 
 /** The hosted page and the capture API under /o/{token}; the token is the only credential. */
@@ -119,6 +163,22 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     if (!file || file.length === 0) throw new AppError('validation_failed', 'The upload needs a file.', [{ field: 'file', code: 'required', message: 'missing' }]);
     const stored = await storeUpload(req.deps, s.caseId, kind, file, meta, documentType);
     return reply.code(201).send(stored);
+  });
+
+  // The live selfie's frames, several per request (the page sends them in groups while recording).
+  app.post('/o/:token/frames', {
+    schema: {
+      tags: ['capture'],
+      summary: 'Upload several liveness frames of the current challenge at once (multipart: for each frame a `meta` JSON field, then its `file`; at most UPLOAD_MAX_FRAMES_PER_REQUEST frames and UPLOAD_MAX_BYTES in all); stored all or none',
+      consumes: ['multipart/form-data'], params: ZTokenParams,
+      response: { 201: ZFramesResponse, 400: ZProblem, 401: ZProblem, 409: ZProblem, 410: ZProblem, 413: ZProblem, 415: ZProblem, 422: ZProblem },
+    },
+  }, async (req, reply) => {
+    const s = await resolveSessionCase(req.em, req.params.token);
+    if (!s.ok) throwSessionProblem(s.code);
+    if (!req.isMultipart()) throw new AppError('unsupported_media_type', 'Uploads must be multipart/form-data.');
+    const frames = await readFrameParts(req, req.deps.config.uploads);
+    return reply.code(201).send(await storeFrames(req.deps, s.caseId, frames));
   });
 
   app.post('/o/:token/challenge', {

@@ -45,6 +45,9 @@ describe('hosted capture in a real browser', () => {
     const shots = path.join(REPO_ROOT, '.data', 'screenshots');
     mkdirSync(shots, { recursive: true });
     page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    // The capture requests the page sends, by route: frames go up in groups, not one per request.
+    const posts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST') posts.push(new URL(r.url()).pathname.split('/').pop()!); });
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`csp-violation ${e.violatedDirective} ${e.blockedURI}`));
     });
@@ -67,6 +70,9 @@ describe('hosted capture in a real browser', () => {
     await page.screenshot({ path: path.join(shots, 'hosted-submitted.png') });
     await context.close();
     expect(consoleLines.filter((l) => /csp-violation|Content Security Policy/i.test(l))).toEqual([]);
+    const frameRequests = posts.filter((p) => p === 'frames').length;
+    expect(posts.filter((p) => p === 'uploads')).toHaveLength(1); // the document front only
+    expect(frameRequests).toBeGreaterThanOrEqual(5);
 
     const session = await api('GET', `/v1/verifications/${v.id}`, { key });
     expect(['pending', 'processing', 'completed']).toContain(session.body.status);
@@ -77,6 +83,7 @@ describe('hosted capture in a real browser', () => {
     expect(liveness.status).not.toBe('unavailable');
     // ~8 s recorded at 10 fps through the real page, bound to the issued challenge
     expect(liveness.evidence.frames.total).toBeGreaterThan(40);
+    expect(frameRequests).toBe(Math.ceil(liveness.evidence.frames.total / 8)); // hosted/capture.js FRAMES_PER_REQUEST
     expect(liveness.evidence.binding.foreign_nonce_frames).toBe(0);
     expect(liveness.evidence.frames.with_face).toBeGreaterThan(30);
     // the page followed the server's timed script: the whole script recorded, the neutral period first

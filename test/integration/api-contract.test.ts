@@ -104,10 +104,10 @@ describe('OpenAPI', () => {
     const r = await api('GET', '/v1/openapi.json');
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe('3.1.0');
-    for (const path of ['/v1/verifications', '/v1/verifications/{id}', '/v1/signup', '/v1/projects/{project_id}/webhook', '/o/{token}/uploads']) {
+    for (const path of ['/v1/verifications', '/v1/verifications/{id}', '/v1/signup', '/v1/projects/{project_id}/webhook', '/o/{token}/uploads', '/o/{token}/frames']) {
       expect(Object.keys(r.body.paths)).toContain(path);
     }
-    expect(Object.keys(r.body.components.schemas)).toEqual(expect.arrayContaining(['CreateVerification', 'Verification', 'Problem', 'ErasureReceipt', 'WebhookEvent']));
+    expect(Object.keys(r.body.components.schemas)).toEqual(expect.arrayContaining(['CreateVerification', 'Verification', 'Problem', 'ErasureReceipt', 'WebhookEvent', 'FramesUpload']));
     // Every event under `webhooks`, each with the headers, the envelope and the signature rule.
     expect(Object.keys(r.body.webhooks).sort()).toEqual(['verification.completed', 'verification.failed', 'verification.reviewed']);
     for (const [name, item] of Object.entries(r.body.webhooks) as [string, { post: any }][]) {

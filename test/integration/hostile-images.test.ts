@@ -72,6 +72,21 @@ describe('hostile images', () => {
       expect(r.body.errors[0]).toMatchObject({ field: 'file', code });
       expect(Date.now() - started).toBeLessThan(5000);
     }
+    // The same files as the second frame of a liveness group: the whole group is refused, naming that frame.
+    const challenge = (await call('POST', `/o/${token}/challenge`)).body;
+    const meta = (i: number) => JSON.stringify({ nonce: challenge.nonce, timestamp_ms: i * 100, colour: challenge.colours[0].colour });
+    const good = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#886655' } }).jpeg().toBuffer();
+    for (const [what, bytes, status, code] of cases) {
+      const form = new FormData();
+      form.append('meta', meta(0));
+      form.append('file', new Blob([new Uint8Array(good)]), 'frame-0.jpg');
+      form.append('meta', meta(1));
+      form.append('file', new Blob([new Uint8Array(bytes)]), 'frame-1.jpg');
+      const r = await fetch(`${base}/o/${token}/frames`, { method: 'POST', body: form });
+      const body = (await r.json()) as any;
+      expect({ what, status: r.status }).toEqual({ what, status });
+      expect(body.errors[0]).toMatchObject({ field: 'frames[1].file', code });
+    }
     expect(await sql('select id from uploads where verification_id = $1', [id])).toEqual([]);
     expect(worker.exitCode).toBeNull();
   }, 120_000);

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ZLivenessChallenge } from '../../domain/liveness.js';
-import { api, countRows, createVerification, sampleJpeg, signup, stack, tokenOf, upload } from '../helpers.js';
+import { api, countRows, createVerification, sampleJpeg, signup, sql, stack, submit, tokenOf, upload, uploadFrames } from '../helpers.js';
 
 describe('liveness challenge in the capture API', () => {
   it('issues a challenge bound to the session; frames must carry its nonce; a new challenge discards earlier frames', async () => {
@@ -50,6 +51,86 @@ describe('liveness challenge in the capture API', () => {
     expect(existsSync(blobDir) ? readdirSync(blobDir) : []).toHaveLength(0);
     const stale = await upload(token, 'liveness_frame', frame, 'f.jpg', { nonce: challenge.nonce, timestamp_ms: 500, colour: 'red' });
     expect(stale.status).toBe(409);
+  });
+
+  it('takes frames in groups, all or none: a refused group names its frame and stores nothing', async () => {
+    const { key } = await signup();
+    const v = await createVerification(key);
+    const token = tokenOf(v.onboarding_url);
+    const frame = await sampleJpeg(320, 240, 20);
+    const rows = () => countRows('uploads', "verification_id = $1 and kind = 'liveness_frame'", [v.id]);
+    const blobDir = path.join(stack().dataDir, 'blobs', v.id);
+    const blobs = () => (existsSync(blobDir) ? readdirSync(blobDir).length : 0);
+
+    const early = await uploadFrames(token, [{ file: frame, meta: { nonce: 'a'.repeat(32), timestamp_ms: 0, colour: 'red' } }]);
+    expect(early.status).toBe(409);
+    expect(early.body.errors[0]).toMatchObject({ field: 'frames[0].meta.nonce', code: 'no_challenge' });
+
+    const challenge = ZLivenessChallenge.parse((await api('POST', `/o/${token}/challenge`)).body);
+    const meta = (i: number, extra: Record<string, unknown> = {}) => ({ nonce: challenge.nonce, timestamp_ms: i * 100, colour: challenge.colours[0]!.colour, ...extra });
+    const group = (from: number, n: number) => Array.from({ length: n }, (_, k) => ({ file: frame, meta: meta(from + k) }));
+
+    const ok = await uploadFrames(token, group(0, 16));
+    expect(ok.status).toBe(201);
+    expect(ok.body.uploads).toHaveLength(16);
+    expect(new Set(ok.body.uploads.map((u: { upload_id: string }) => u.upload_id)).size).toBe(16);
+    expect(ok.body.uploads[0]).toMatchObject({ kind: 'liveness_frame', sha256: createHash('sha256').update(frame).digest('hex') });
+    expect(await rows()).toBe(16);
+    expect(blobs()).toBe(16);
+    // Each stored row keeps its own frame's meta.
+    const stamps = await sql<{ t: number }>("select (meta->>'timestamp_ms')::int as t from uploads where verification_id = $1 and kind = 'liveness_frame' order by 1", [v.id]);
+    expect(stamps.map((r) => r.t)).toEqual(Array.from({ length: 16 }, (_, i) => i * 100));
+
+    // One bad frame refuses the whole group, naming it; nothing of the group is kept.
+    const mixed = group(16, 5);
+    mixed[2] = { file: frame, meta: { ...meta(18), nonce: 'b'.repeat(32) } };
+    const mismatch = await uploadFrames(token, mixed);
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.body.errors[0]).toMatchObject({ field: 'frames[2].meta.nonce', code: 'challenge_mismatch' });
+    const corrupt = group(16, 3);
+    corrupt[1] = { file: frame.subarray(0, 200), meta: meta(17) };
+    const unreadable = await uploadFrames(token, corrupt);
+    expect(unreadable.status).toBe(422);
+    expect(unreadable.body.errors[0]).toMatchObject({ field: 'frames[1].file', code: 'image_unreadable' });
+    const badCamera = await uploadFrames(token, [{ file: frame, meta: meta(16) }, { file: frame, meta: meta(17, { camera: { presented: 3, duplicates: -1, intervals_ms: [] } }) }]);
+    expect(badCamera.status).toBe(400);
+    expect(badCamera.body.errors[0].field).toBe('frames[1].meta.camera.duplicates');
+    const noMeta = await uploadFrames(token, [{ file: frame, meta: meta(16) }, { file: frame }]);
+    expect(noMeta.status).toBe(400);
+    expect(noMeta.body.errors[0]).toMatchObject({ field: 'frames[1].meta', code: 'required' });
+    const notJson = await uploadFrames(token, [{ file: frame, meta: '{nope' }]);
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.errors[0]).toMatchObject({ field: 'frames[0].meta', code: 'invalid_json' });
+    const tooMany = await uploadFrames(token, group(16, 17));
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.body.errors[0]).toMatchObject({ field: 'file', code: 'too_many_files' });
+    const trailing = new FormData();
+    trailing.append('meta', JSON.stringify(meta(16)));
+    trailing.append('file', new Blob([new Uint8Array(frame)]), 'f.jpg');
+    trailing.append('meta', JSON.stringify(meta(17)));
+    const dangling = await api('POST', `/o/${token}/frames`, { body: trailing });
+    expect(dangling.status).toBe(400);
+    expect(dangling.body.errors[0]).toMatchObject({ field: 'frames[1].file', code: 'required' });
+    const empty = await api('POST', `/o/${token}/frames`, { body: new FormData() });
+    expect(empty.status).toBe(400);
+    expect(await rows()).toBe(16);
+    expect(blobs()).toBe(16);
+
+    // The Case's upload quota counts every frame of a group: 120 by default, 16 stored.
+    for (let from = 16; from < 112; from += 16) expect((await uploadFrames(token, group(from, 16))).status).toBe(201);
+    expect(await rows()).toBe(112);
+    const over = await uploadFrames(token, group(112, 9));
+    expect(over.status).toBe(413);
+    expect(over.body.errors[0].code).toBe('too_many_uploads');
+    expect(await rows()).toBe(112);
+    expect(blobs()).toBe(112);
+
+    expect((await uploadFrames('x'.repeat(43), group(112, 1))).status).toBe(401);
+    expect((await upload(token, 'document_front', await sampleJpeg())).status).toBe(201);
+    expect((await submit(token)).status).toBe(202);
+    const closed = await uploadFrames(token, group(112, 1));
+    expect(closed.status).toBe(409);
+    expect(closed.body.code).toBe('capture_already_submitted');
   });
 
   it('offers a cross-device QR code that opens a fresh session of the same Case', async () => {
