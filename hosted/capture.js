@@ -20,10 +20,9 @@ async function problemOf(res) {
   return res.json().catch(() => ({ detail: strings.failed }));
 }
 
-async function upload(kind, blob, name, meta) {
+async function upload(kind, blob, name) {
   const body = new FormData();
   body.append('kind', kind);
-  if (meta) body.append('meta', JSON.stringify(meta));
   body.append('file', blob, name);
   const res = await fetch(`${base}/uploads`, { method: 'POST', body });
   if (!res.ok) throw await problemOf(res);
