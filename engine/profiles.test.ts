@@ -22,6 +22,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-12': 'c262b52f38d6b6dbb3dfa0789a88ea98d15f7e01ec42c8bf84e8e2ef16c08fce',
   'ep-2026.11-13': '0c15fde7a47540e69b19d4df8c6d59fff134bfd3c07f92dcf0a4b9b07d7e7191',
   'ep-2026.11-14': 'd1d737b825f040c7db3c9fcc3971743d97cb1c19746fd564bbe66992369297a2',
+  'ep-2026.11-15': '21e6dfaa2c7d8eb4c8b92528c01d089eb7df6d3f9edea43507831d5ae1ccab70',
 };
 
 describe('engine profiles', () => {

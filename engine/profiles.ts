@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V9, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V9, type FaceEngineSettings } from './faces/index.js';
 
 /**
@@ -71,6 +71,11 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // 21/86 -> 5/86; one real-time swap that v4 flagged for its room's light now passes; docs/decisions.md "Faces v9").
   // Document engine 2.5 and authenticity v9 as ep-2026.11-13.
   'ep-2026.11-14': { id: 'ep-2026.11-14', document: DOCUMENT_SETTINGS_V7, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
+  // Issue 12 (lead, 2026-11-29): document engine 2.7, lines also paired as if grown through their filler gaps, as a
+  // fallback band after every strictly paired one (thin, widely spaced fillers cut a name line short: the MIDV-2020
+  // mock passports went unfound). Held-out and public unseen read image for image as 2.5; public tuning +2 documents;
+  // docs/decisions.md "Document engine 2.7". Faces v9 and authenticity v9 as ep-2026.11-14.
+  'ep-2026.11-15': { id: 'ep-2026.11-15', document: DOCUMENT_SETTINGS_V9, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
 };
 
 export function engineProfile(id: string): EngineProfile {

@@ -104,6 +104,8 @@ export const ZDocumentEngineSettings = z.object({
     overlayLines: z.enum(['mask', 'crops']).optional(),
     /** 2.6: a band read as one lone MRZ line of TD3/TD2 width is grown about two lines each way and read once more. */
     growLone: z.boolean().optional(),
+    /** 2.7: each line is grown through its filler gaps before lines are paired into bands (a name line cut short at its fillers still pairs). */
+    extendFirst: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -213,6 +215,19 @@ export const DOCUMENT_SETTINGS_V8: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V7,
   version: 'document-engine@2.6.0',
   scan: { ...DOCUMENT_SETTINGS_V7.scan!, overlayLines: 'crops', growLone: true, enlargedBand: { ...DOCUMENT_SETTINGS_V7.scan!.enlargedBand!, imageReads: 6 } },
+};
+
+/**
+ * document-engine 2.7: each line of the band search is grown sideways through its filler gaps
+ * before lines are paired into bands (`scan.extendFirst`). Widely spaced `<` fillers drop out of
+ * the joined text mask and cut a name line short, and a line under 75 % of its neighbour's width
+ * never paired, so a clean MRZ went unfound (MIDV-2020 templates on the public tuning side). Every
+ * other 2.5 value is kept (2.6 was not adopted); see engine/document/README.md "Document engine 2.7".
+ */
+export const DOCUMENT_SETTINGS_V9: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V7,
+  version: 'document-engine@2.7.0',
+  scan: { ...DOCUMENT_SETTINGS_V7.scan!, extendFirst: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -27,6 +27,8 @@ export interface MrzBand {
   /** Mean line height in full-resolution pixels. */
   lineHeight: number;
   score: number;
+  /** 2.7: paired only through lines grown across their filler gaps (`extendFirst`): read after the others. */
+  fallback?: true;
 }
 
 /** `binary`: `src` holds only 0 and 1 (a mask), which rows can filter by runs (morphology.ts). */
@@ -234,17 +236,21 @@ function bandScore(aspect: number, lines: number, widthShare: number): number {
 }
 
 /** Stacks of 2–3 line blobs with similar extent: the MRZ's shape. */
-export function groupBands(blobs: Blob[], imageWidth: number): { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] {
+export function groupBands(blobs: Blob[], imageWidth: number, spans?: ReadonlyMap<Blob, { x0: number; x1: number }>): { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] {
   const sorted = [...blobs].sort((a, b) => a.y0 - b.y0);
   const out: { x0: number; y0: number; x1: number; y1: number; lines: number; lineHeight: number; score: number }[] = [];
+  // 2.7: lines are compared over `spans` (each line grown through its filler gaps) when given;
+  // the bands themselves are still built from the blobs, so bands formed without it are unchanged.
+  const span = (b: Blob) => spans?.get(b) ?? b;
   for (let i = 0; i < sorted.length; i++) {
     const group = [sorted[i]!];
     for (let j = i + 1; j < sorted.length && group.length < 3; j++) {
       const a = group[group.length - 1]!, b = sorted[j]!;
-      const ha = a.y1 - a.y0 + 1, hb = b.y1 - b.y0 + 1, wa = a.x1 - a.x0 + 1, wb = b.x1 - b.x0 + 1;
+      const sa = span(a), sb = span(b);
+      const ha = a.y1 - a.y0 + 1, hb = b.y1 - b.y0 + 1, wa = sa.x1 - sa.x0 + 1, wb = sb.x1 - sb.x0 + 1;
       const gap = b.y0 - a.y1;
       if (gap > 2.2 * Math.max(ha, hb)) break;
-      const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+      const overlap = Math.min(sa.x1, sb.x1) - Math.max(sa.x0, sb.x0);
       if (gap < -0.3 * Math.min(ha, hb) || overlap < 0.7 * Math.min(wa, wb) || Math.max(ha, hb) > 2 * Math.min(ha, hb) || Math.min(wa, wb) < 0.75 * Math.max(wa, wb)) continue;
       group.push(b);
       const x0 = Math.min(...group.map((g) => g.x0)), x1 = Math.max(...group.map((g) => g.x1));
@@ -371,6 +377,8 @@ export interface LocateOptions {
   faint?: number;
   /** 2.6: long thin straight lines are taken out of the text mask before lines are formed (`stripMaskLines`). */
   stripLines?: boolean;
+  /** 2.7: each line blob is grown sideways through filler gaps (`extend`) before lines are grouped into bands. */
+  extendFirst?: boolean;
 }
 
 export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
@@ -409,26 +417,39 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     }
     const mask = found.mask;
     const seen = new Set<string>();
-    for (const blobs of found.blobs) {
-      for (const b0 of groupBands(blobs, turned.width)) {
-        const b = extend(b0, mask, turned.width);
-        const key = `${Math.round(b.x0 / 8)},${Math.round(b.y0 / 8)},${Math.round(b.x1 / 8)},${Math.round(b.y1 / 8)}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const padX = 1.2 * b.lineHeight, padY = 0.8 * b.lineHeight;
-        const left = Math.max(0, (b.x0 - padX) / scale), top = Math.max(0, (b.y0 - padY) / scale);
-        const tw = turned.width / scale, th = turned.height / scale;
-        bands.push({
-          angle, left: Math.round(left), top: Math.round(top),
-          width: Math.round(Math.min(tw, (b.x1 + padX) / scale) - left), height: Math.round(Math.min(th, (b.y1 + padY) / scale) - top),
-          lines: b.lines, lineHeight: b.lineHeight / scale, score: b.score,
-        });
-      }
+    const keyOf = (b: { x0: number; y0: number; x1: number; y1: number }) => `${b.x0},${b.y0},${b.x1},${b.y1}`;
+    // 2.7 (`extendFirst`): lines are also compared as if grown through their filler gaps, so a name
+    // line cut short at its `<` run still pairs with the line below it (widths within 25 %). Bands
+    // only that pairing forms are a fallback, taken after every strictly paired band of every join.
+    const strict = found.blobs.map((blobs) => groupBands(blobs, turned.width));
+    const spanOnly = opts.extendFirst
+      ? found.blobs.flatMap((blobs, k) => {
+        const formed = new Set(strict[k]!.map(keyOf));
+        const spans = new Map(blobs.map((l) => [l, extend({ ...l, lineHeight: l.y1 - l.y0 + 1 }, mask, turned.width)]));
+        return groupBands(blobs, turned.width, spans).filter((b) => !formed.has(keyOf(b))).map((b) => ({ ...b, fallback: true as const }));
+      })
+      : [];
+    for (const b0 of [...strict.flat(), ...spanOnly]) {
+      const b = extend(b0, mask, turned.width);
+      const key = `${Math.round(b.x0 / 8)},${Math.round(b.y0 / 8)},${Math.round(b.x1 / 8)},${Math.round(b.y1 / 8)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const padX = 1.2 * b.lineHeight, padY = 0.8 * b.lineHeight;
+      const left = Math.max(0, (b.x0 - padX) / scale), top = Math.max(0, (b.y0 - padY) / scale);
+      const tw = turned.width / scale, th = turned.height / scale;
+      bands.push({
+        angle, left: Math.round(left), top: Math.round(top),
+        width: Math.round(Math.min(tw, (b.x1 + padX) / scale) - left), height: Math.round(Math.min(th, (b.y1 + padY) / scale) - top),
+        lines: b.lines, lineHeight: b.lineHeight / scale, score: b.score,
+        ...('fallback' in b ? { fallback: true } : {}),
+      });
     }
     // The dominant text need not run the MRZ's way (a passport's upper page is printed sideways):
     // bands of both passes are ranked together.
   }
-  return bands.sort((a, b) => b.score - a.score).slice(0, opts.maxBands);
+  const ranked = bands.sort((a, b) => b.score - a.score);
+  // 2.7: the best band only the grown spans paired comes after the strict ones, in one extra slot.
+  return [...ranked.filter((b) => !b.fallback).slice(0, opts.maxBands), ...ranked.filter((b) => b.fallback).slice(0, 1)];
 }
 
 /**

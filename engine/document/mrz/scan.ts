@@ -110,6 +110,12 @@ export interface ScanOptions {
   overlayLines?: 'mask' | 'crops';
   /** 2.6: a band whose read is one MRZ-like line of TD3 width is grown about two lines each way and read once more (`loneMrzLine`). */
   growLone?: boolean;
+  /**
+   * 2.7: each line is grown through its filler gaps before lines are paired into a band
+   * (`locateMrzBands`' `extendFirst`): widely spaced fillers cut a name line short, and a cut line
+   * failed the pairing's width test, so the band was never formed.
+   */
+  extendFirst?: boolean;
 }
 
 /**
@@ -572,7 +578,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const attempts: ScanAttempt[] = [];
   const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines });
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
   const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops');
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
@@ -833,7 +839,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // leave budget unspent, and the quarter-turn search would spend it on other angles.
   if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent()) && !(bounds?.keepTurn && rightWayUp)) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines });
+    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
     const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
@@ -842,7 +848,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
   }
   if (!bands.length && opts.faintSearch) {
-    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines });
+    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
     for (let i = 0; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
       if (done) return done;
