@@ -377,7 +377,10 @@ export interface LocateOptions {
   faint?: number;
   /** 2.6: long thin straight lines are taken out of the text mask before lines are formed (`stripMaskLines`). */
   stripLines?: boolean;
-  /** 2.7: each line blob is grown sideways through filler gaps (`extend`) before lines are grouped into bands. */
+  /**
+   * 2.7: lines are also paired as if each were grown sideways through its filler gaps (`extend`);
+   * bands only that pairing forms come after every strictly paired band, at most one of them.
+   */
   extendFirst?: boolean;
 }
 
