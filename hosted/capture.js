@@ -31,6 +31,7 @@ async function upload(kind, blob, name) {
 
 // The live selfie's frames go up in groups of FRAMES_PER_REQUEST while recording (POST …/frames):
 // a few requests instead of one per frame, and only the last group is left to send at the end.
+// The server takes at least 8 per request (UPLOAD_MAX_FRAMES_PER_REQUEST's lower bound).
 const FRAMES_PER_REQUEST = 8;
 
 function createFrameSender() {

@@ -51,9 +51,10 @@ const ZEnv = z.object({
   /**
    * Liveness frames in one `POST /o/{token}/frames` request (their bytes together at most
    * UPLOAD_MAX_BYTES). A Case's 53 frames as 7 requests instead of 53: each request costs the api a
-   * session lookup, a row lock and a rate-limit count (issue 18).
+   * session lookup, a row lock and a rate-limit count (issue 18). At least 8: the hosted page sends
+   * groups of 8 (hosted/capture.js FRAMES_PER_REQUEST), and a lower bound would fail every selfie.
    */
-  UPLOAD_MAX_FRAMES_PER_REQUEST: z.coerce.number().int().min(1).max(64).default(16),
+  UPLOAD_MAX_FRAMES_PER_REQUEST: z.coerce.number().int().min(8).max(64).default(16),
   /**
    * Longest the upload answer waits for capture advice before answering without it (`unavailable`).
    * Measured p95 is under 1 s on an idle 2-core machine; the test stack raises it because its
