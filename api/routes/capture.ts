@@ -31,6 +31,17 @@ async function sessionOrThrow(req: FastifyRequest, token: string): Promise<{ ver
   throwSessionProblem(s.code);
 }
 
+/** An upload's `meta` form field: a JSON object, or a 400 naming `field`. */
+function metaObject(value: unknown, field: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(String(value));
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // not JSON: refused below like any other non-object
+  }
+  throw new AppError('validation_failed', 'meta must be a JSON object.', [{ field, code: 'invalid_json', message: 'not a JSON object' }]);
+}
+
 /**
  * The parts of a frames request: per frame a `meta` JSON field, then its `file`; at most `most`
  * frames and `maxBytes` in all. Refusals name the frame (`frames[i].…`); nothing is stored here.
@@ -52,13 +63,7 @@ async function readFrameParts(req: FastifyRequest, { maxBytes, maxFramesPerReque
         meta = undefined;
       } else if (part.fieldname === 'meta') {
         if (meta !== undefined) throw new AppError('validation_failed', 'Each meta field is followed by its frame\'s file.', [{ field: `${field()}.file`, code: 'required', message: 'missing' }]);
-        try {
-          const parsed = JSON.parse(String(part.value));
-          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-          meta = parsed;
-        } catch {
-          throw new AppError('validation_failed', 'meta must be a JSON object.', [{ field: `${field()}.meta`, code: 'invalid_json', message: 'not a JSON object' }]);
-        }
+        meta = metaObject(part.value, `${field()}.meta`);
       } else {
         throw new AppError('validation_failed', `Unexpected field ${JSON.stringify(part.fieldname.slice(0, 40))}; send meta and file parts only.`, [{ field: part.fieldname.slice(0, 40), code: 'unexpected_field', message: 'not allowed' }]);
       }
@@ -150,13 +155,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
         if (!t.success) throw new AppError('validation_failed', `Unknown document_type; expected one of ${ZDocumentType.options.join(', ')}.`, [{ field: 'document_type', code: 'invalid_enum_value', message: 'unknown document type' }]);
         documentType = t.data;
       } else if (part.fieldname === 'meta') {
-        try {
-          const parsed = JSON.parse(String(part.value));
-          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-          meta = parsed;
-        } catch {
-          throw new AppError('validation_failed', 'meta must be a JSON object.', [{ field: 'meta', code: 'invalid_json', message: 'not a JSON object' }]);
-        }
+        meta = metaObject(part.value, 'meta');
       }
     }
     if (!kind) throw new AppError('validation_failed', 'The upload needs a kind field.', [{ field: 'kind', code: 'required', message: 'missing' }]);
