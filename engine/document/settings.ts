@@ -106,6 +106,10 @@ export const ZDocumentEngineSettings = z.object({
     growLone: z.boolean().optional(),
     /** 2.7: each line is grown through its filler gaps before lines are paired into bands (a name line cut short at its fillers still pairs). */
     extendFirst: z.boolean().optional(),
+    /** 2.8: reads fitted to the MRZ's grid: stray marks at a line's edges dropped, fillers rearranged under the check digits. */
+    lineRepair: z.boolean().optional(),
+    /** 2.8: a read showing fillers but no MRZ lines is read again one text line at a time. */
+    splitLines: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -228,6 +232,19 @@ export const DOCUMENT_SETTINGS_V9: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V7,
   version: 'document-engine@2.7.0',
   scan: { ...DOCUMENT_SETTINGS_V7.scan!, extendFirst: true },
+};
+
+/**
+ * document-engine 2.8: reads are fitted to the MRZ's grid before they are judged
+ * (`scan.lineRepair`): a stray mark read before the document code or after the name line's last
+ * filler run is dropped, and a read that fails its check digits is tried with its `<` fillers
+ * rearranged (every format of its line count), kept when exactly one arrangement passes every
+ * check. Every other 2.7 value is kept; see engine/document/README.md "Document engine 2.8".
+ */
+export const DOCUMENT_SETTINGS_V10: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V9,
+  version: 'document-engine@2.8.0',
+  scan: { ...DOCUMENT_SETTINGS_V9.scan!, lineRepair: true, splitLines: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

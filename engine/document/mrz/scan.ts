@@ -116,6 +116,18 @@ export interface ScanOptions {
    * failed the pairing's width test, so the band was never formed.
    */
   extendFirst?: boolean;
+  /**
+   * 2.8: reads are fitted to the MRZ's grid before they are judged: a stray mark before the
+   * document code or after the name line's last filler run is not kept (`trimLineEdges`), and a
+   * read that fails is tried with its fillers rearranged under the check digits (`realignFillers`).
+   */
+  lineRepair?: boolean;
+  /**
+   * 2.8: a band read that shows MRZ fillers but not the lines of any MRZ is read again one text
+   * line at a time (`splitTextLines`): tesseract's own line finding merges a printed rule between
+   * the lines (an old German ID card) or a line's ragged end with its neighbour.
+   */
+  splitLines?: boolean;
 }
 
 /**
@@ -183,7 +195,7 @@ function fit(l: string, width: number): string {
 }
 
 /** OCR lines → the MRZ lines of the format their lengths say (last `count` lines that fit). */
-export function mrzLinesFromOcr(raw: OcrLine[]): { format: MrzFormat; lines: string[]; confidences: number[] } | null {
+export function mrzLinesFromOcr(raw: OcrLine[], lineRepair = false): { format: MrzFormat; lines: string[]; confidences: number[]; texts: string[] } | null {
   const cand = raw.map((l) => ({ text: norm(l.text), confidence: l.confidence / 100 })).filter((l) => l.text.length >= 24 && l.text.length <= 50);
   if (cand.length < 2) return null;
   // The format whose width fits most candidate lines (ties: more lines first, TD1 needs three).
@@ -196,7 +208,124 @@ export function mrzLinesFromOcr(raw: OcrLine[]): { format: MrzFormat; lines: str
   if (!best) return null;
   const w = WIDTHS[best.format];
   const kept = cand.filter((l) => Math.abs(l.text.length - w) <= Math.max(2, w * 0.1)).slice(-COUNTS[best.format]);
-  return { format: best.format, lines: kept.map((l) => fit(l.text, w)), confidences: kept.map((l) => l.confidence) };
+  const texts = lineRepair ? trimLineEdges(kept.map((l) => l.text), best.format) : kept.map((l) => l.text);
+  return { format: best.format, lines: texts.map((t) => fit(t, w)), confidences: kept.map((l) => l.confidence), texts };
+}
+
+/** The start of every MRZ's first line: a document code (A, C, I, P or V, then a letter or `<`) and a state of letters or `<`. */
+const DOC_CODE_START = /^[ACIPV][A-Z<][A-Z<]{3}/;
+
+/**
+ * 2.8 (`lineRepair`): marks outside the MRZ's grid read as characters. Every MRZ's first line
+ * begins with its document code; a read of that line that is too long and only begins like one
+ * after its first one or two characters carries a stray mark (a page edge, a guilloche wave) in
+ * front, which `fit` would otherwise keep while dropping a filler at the far end, shifting the
+ * code and the state. And the name field is left-justified: after three fillers (one more than
+ * the `<<` between primary and secondary identifiers) only fillers follow (ICAO 9303-3 4.6), so
+ * one or two characters after such a run at the end of the name line are a mark past the last
+ * filler, not a name. Both are segmentation, not a guess at a character: the characters kept
+ * are the read's own.
+ */
+export function trimLineEdges(texts: string[], format: MrzFormat): string[] {
+  const out = [...texts];
+  const w = WIDTHS[format];
+  const first = out[0]!;
+  if (!DOC_CODE_START.test(first)) {
+    for (let k = 1; k <= Math.min(2, first.length - w); k++) {
+      if (DOC_CODE_START.test(first.slice(k))) { out[0] = first.slice(k); break; }
+    }
+  }
+  const ni = NAME_LINE[format];
+  out[ni] = out[ni]!.replace(/(<{3,})[A-Z0-9]{1,2}$/, '$1');
+  return out;
+}
+
+/** Every way of adding (`d` > 0) or removing (`d` < 0) `d` fillers across a line's filler runs, at most `cap` of them. */
+function fillerVariants(line: string, d: number, cap: number): string[] | null {
+  const runs: [number, number][] = [];
+  for (const m of line.matchAll(/<+/g)) runs.push([m.index, m[0].length]);
+  if (!runs.length || Math.abs(d) > 10) return null;
+  const out: string[] = [];
+  const build = (deltas: number[]) => {
+    let s = '', at = 0;
+    runs.forEach(([i, n], k) => { s += line.slice(at, i) + '<'.repeat(n + deltas[k]!); at = i + n; });
+    return s + line.slice(at);
+  };
+  const walk = (k: number, left: number, deltas: number[]): boolean => {
+    if (out.length > cap) return false;
+    if (k === runs.length - 1) {
+      const last = d > 0 ? left : -left;
+      if (runs[k]![1] + last < 0) return true;
+      out.push(build([...deltas, last]));
+      return true;
+    }
+    for (let x = 0; x <= left; x++) {
+      const delta = d > 0 ? x : -x;
+      if (runs[k]![1] + delta < 0) break;
+      if (!walk(k + 1, left - x, [...deltas, delta])) return false;
+    }
+    return true;
+  };
+  return walk(0, Math.abs(d), []) ? out : null;
+}
+
+/**
+ * A data line's possible printed forms: as read, and with one or two characters dropped at either
+ * end (a card's or page's edge beside the MRZ reads as `C`, `I` or `[`), each with its fillers
+ * rearranged to the format's width. The check digits choose among them (`realignFillers`).
+ */
+function dataLineOptions(t: string, w: number): string[] {
+  const out = new Set<string>();
+  for (let lead = 0; lead <= 2; lead++) {
+    for (let trail = 0; trail <= 2; trail++) {
+      const cut = t.slice(lead, t.length - trail);
+      // Drop edge characters only from a line read too long: a line of the right width has none.
+      if (lead + trail > Math.max(0, t.length - w)) continue;
+      if (cut.length === w) { out.add(cut); continue; }
+      for (const v of fillerVariants(cut, w - cut.length, 200) ?? []) out.add(v);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * 2.8 (`lineRepair`): the number of `<` in a run is what OCR gets wrong most easily (thin or
+ * faint fillers drop out, a wide gap reads as one more), and `fit` can only put the whole
+ * difference into the run nearest the line's end. When a read fails, its data lines are tried
+ * with the missing or extra fillers in every place a filler run allows, under every format of its
+ * line count (a TD3 whose optional data lost eight fillers reads 36 wide, like TD2); the name
+ * line keeps `fit`'s end-of-line rule (moving fillers inside a name would change the name, and no
+ * check digit covers it). Kept only when exactly one arrangement passes every check digit and the
+ * structure rules: a position error under the check digits fails them, so a unique arrangement
+ * that passes is the printed one.
+ */
+function realignFillers(texts: string[], confidences: number[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
+  const formats = (['TD3', 'TD2', 'TD1'] as MrzFormat[]).filter((f) => COUNTS[f] === texts.length);
+  const found = new Map<string, Interpreted>();
+  for (const format of formats) {
+    const w = WIDTHS[format];
+    const options: string[][] = [];
+    for (let li = 0; li < texts.length; li++) {
+      const t = texts[li]!;
+      if (li === NAME_LINE[format]) { options.push([fit(t, w)]); continue; }
+      const v = dataLineOptions(t, w);
+      if (!v.length) { options.push([]); break; }
+      options.push(v);
+    }
+    if (options.length !== texts.length || options.some((o) => !o.length)) continue;
+    let combos: string[][] = [[]];
+    for (const o of options) combos = combos.flatMap((c) => o.map((x) => [...c, x]));
+    if (combos.length > 400) continue;
+    for (const lines of combos) {
+      const typed = repairLines(lines, format);
+      const fixed = correctByCheckDigits(typed, format, true);
+      const parsed = parseMrz(fixed.lines, { extended: true });
+      if (!parsed || !parsed.checkDigitsValid || parsed.structureErrors.length || !/^[A-Z]/.test(parsed.documentCode) || (plausible && !plausible(parsed))) continue;
+      const corrections = typed.reduce((n, l, i) => n + [...l].filter((c, k) => c !== lines[i]![k]).length, 0) + fixed.changes;
+      found.set(fixed.lines.join('|'), { format, lines: fixed.lines, rawLines: lines, parsed, confidences, corrections, valid: true, checksOk: parsed.checks.filter((c) => c.ok).length });
+    }
+  }
+  return found.size === 1 ? [...found.values()][0]! : null;
 }
 
 const CONFUSABLE: Record<string, string[]> = {
@@ -239,8 +368,8 @@ function uncovered(lines: string[], format: MrzFormat): string {
   return format === 'TD1' ? `${lines[0]!.slice(0, 5)}|${lines[2]}` : lines[0]!;
 }
 
-export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
-  const got = mrzLinesFromOcr(raw);
+export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean, lineRepair = false): Interpreted | null {
+  const got = mrzLinesFromOcr(raw, lineRepair);
   if (!got) return null;
   const typed = repairLines(got.lines, got.format);
   let corrections = typed.reduce((n, l, i) => n + [...l].filter((c, k) => c !== got.lines[i]![k]).length, 0);
@@ -248,7 +377,9 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean)
   corrections += fixed.changes;
   const parsed = parseMrz(fixed.lines, { extended: true });
   const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
-  return { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
+  const read: Interpreted = { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0 };
+  if (valid || !lineRepair) return read;
+  return realignFillers(got.texts, got.confidences, plausible) ?? read;
 }
 
 /**
@@ -622,12 +753,32 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (log.length >= 2 && !log.some((x) => x.valid) && !log.some((x, i) => log.some((y, j) => j > i && share(x, y)))) stopped.add(key);
   };
   let lastCleaned = false;
-  const tess = async (png: Buffer) => {
+  const tess = async (png: Buffer, primary = false) => {
     lastCleaned = CLEANED.has(png);
     reads++;
     if (current >= 0) perBand.set(current, (perBand.get(current) ?? 0) + 1);
     if (currentEnlarged) enlargedReads++;
-    return (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+    const lines = (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+    // 2.8 (`splitLines`): fillers were read but no MRZ came of the lines: read line by line. Only
+    // a band's first read: the variants that confirm it see it whole, as under 2.7 (on the tuning
+    // side, split variants spent the image's read budget on a band 2.7 confirms with a later read).
+    if (!opts.splitLines || !primary || mrzLinesFromOcr(lines) || !lines.some((l) => /<</.test(l.text) && norm(l.text).length >= 24)) return lines;
+    const parts = await splitTextLines(png);
+    if (!parts) return lines;
+    // The line crops together are the band's area: one read against the budgets, as the block read.
+    reads++;
+    if (current >= 0) perBand.set(current, (perBand.get(current) ?? 0) + 1);
+    if (currentEnlarged) enlargedReads++;
+    const out: OcrLine[] = [];
+    for (const part of parts) {
+      const got = (await readers.tesseract.recognize(part, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
+      // One text line per crop: the longest thing read in it.
+      const longest = got.reduce<OcrLine | null>((m, l) => (!m || norm(l.text).length > norm(m.text).length ? l : m), null);
+      if (longest) out.push(longest);
+    }
+    // Kept only when it reads valid: an invalid split read would stand in for the block read's
+    // empty result and skip the flattened retry that reads such bands (2.7's path, kept).
+    return interpret(out, opts.plausible, opts.lineRepair)?.valid ? out : lines;
   };
 
   /**
@@ -645,7 +796,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const t0 = Date.now();
         const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
-        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible), CLEANED.has(png)) : null;
+        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return ok;
@@ -672,12 +823,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const png = await crop(b, flipped, primary);
       if (readers.glyph && opts.glyphVote) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
-      const raw = await tess(png);
-      let r = markCleaned(interpret(raw, opts.plausible), lastCleaned);
+      const raw = await tess(png, true);
+      let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair), lastCleaned);
       // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
       if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
         const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
-        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair), lastCleaned);
         if (r) b = grown;
       }
       // 2.6 (`growLone`): one MRZ-like line of TD3 or TD1 width (fillers in it) and nothing else:
@@ -689,7 +840,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // One more line each way for a passport line, two for an ID card's (three lines).
         const k = lone === 'TD3' ? 1.5 : 2.5;
         const grown = { ...b, top: Math.max(0, Math.round(b.top - k * b.height)), height: Math.round((1 + 2 * k) * b.height) };
-        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair), lastCleaned);
         if (r) b = grown;
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -704,7 +855,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
         flatTried = true;
         const t1 = Date.now();
-        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible, opts.lineRepair), lastCleaned);
         // The band needed flattening: its confirmation and retry reads start from it too.
         flatMode = !!r;
         earlier.push({ variant: 'flat', r: null });
@@ -756,7 +907,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
       if (bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible), lastCleaned);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair), lastCleaned);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
       noteValid(bi, b, r2);
@@ -810,7 +961,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible), lastCleaned);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair), lastCleaned);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
@@ -997,6 +1148,52 @@ export function loneMrzLine(raw: OcrLine[]): 'TD3' | 'TD1' | null {
 }
 
 /** Otsu's level of a grey buffer. */
+/**
+ * 2.8 (`splitLines`): a band crop cut into its two or three text lines, each with a margin of a
+ * third of its height (never into its neighbour), for one tesseract read per line. Rows are
+ * counted on the flattened crop; a row whose longest dark run is half the crop's width or more is
+ * a printed rule or a border and counts as empty. Null unless two or three lines of like height
+ * stand out (not an MRZ band, or one tesseract already splits).
+ */
+export async function splitTextLines(png: Buffer): Promise<Buffer[] | null> {
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const w = info.width, h = info.height;
+  if (w < 32 || h < 16) return null;
+  const g = flattenBackground(data, w, h);
+  const level = otsuLevel(g);
+  const rows = new Float64Array(h);
+  for (let y = 0; y < h; y++) {
+    let n = 0, run = 0, longest = 0;
+    for (let x = 0; x < w; x++) {
+      if (g[y * w + x]! < level) { n++; run++; if (run > longest) longest = run; } else run = 0;
+    }
+    rows[y] = longest >= 0.5 * w ? 0 : n;
+  }
+  const peak = Math.max(...rows);
+  if (!(peak > 0)) return null;
+  const runs: { a: number; b: number; mass: number }[] = [];
+  let a = -1, mass = 0, gap = 0;
+  for (let y = 0; y <= h; y++) {
+    const on = y < h && rows[y]! > 0.12 * peak;
+    if (on) { if (a < 0) { a = y; mass = 0; } mass += rows[y]!; gap = 0; continue; }
+    // Bridge a one- or two-row gap (a rule taken out through a line's descenders).
+    if (a >= 0 && y < h && gap < 2) { gap++; continue; }
+    if (a >= 0) runs.push({ a, b: y - gap - 1, mass });
+    a = -1; gap = 0;
+  }
+  const tall = runs.filter((r) => r.b - r.a + 1 >= 4);
+  if (tall.length < 2) return null;
+  const heights = tall.map((r) => r.b - r.a + 1).sort((p, q) => q - p);
+  const kept = tall.filter((r) => r.b - r.a + 1 >= 0.6 * heights[0]!).sort((p, q) => q.mass - p.mass).slice(0, 3).sort((p, q) => p.a - q.a);
+  if (kept.length < 2 || kept.some((r) => r.b - r.a + 1 < 0.6 * heights[0]!)) return null;
+  return Promise.all(kept.map((r, i) => {
+    const lh = r.b - r.a + 1, m = Math.round(lh / 3);
+    const top = Math.max(0, r.a - m, i > 0 ? kept[i - 1]!.b + 1 : 0);
+    const bottom = Math.min(h - 1, r.b + m, i + 1 < kept.length ? kept[i + 1]!.a - 1 : h - 1);
+    return sharp(data, { raw: { width: w, height: h, channels: 1 } }).extract({ left: 0, top, width: w, height: bottom - top + 1 }).png().toBuffer();
+  }));
+}
+
 function otsuLevel(g: Buffer): number {
   const hist = new Float64Array(256);
   for (let i = 0; i < g.length; i += 1) hist[g[i]!]! += 1;
