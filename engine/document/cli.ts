@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { summarize } from '../../domain/checks.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, type DocumentType, type TDocumentEngineSettings } from './index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, type DocumentType, type TDocumentEngineSettings } from './index.js';
 
-const USAGE = 'usage: npm run engine -- document [--settings v2..v8] [--country MEX] [--type national_id] [--back <image>] [--now YYYY-MM-DD] [--evidence] <image>...';
+const USAGE = 'usage: npm run engine -- document [--settings v2..v11] [--country MEX] [--type national_id] [--back <image>] [--now YYYY-MM-DD] [--evidence] <image>...';
 
 /** `--settings vN`: a released document settings version (default: the engine's own defaults). */
 const SETTINGS: Record<string, TDocumentEngineSettings> = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11,
 };
 
 /**

@@ -110,6 +110,8 @@ export const ZDocumentEngineSettings = z.object({
     lineRepair: z.boolean().optional(),
     /** 2.8: a read showing fillers but no MRZ lines is read again one text line at a time. */
     splitLines: z.boolean().optional(),
+    /** 2.9: the learned line recogniser (PP-OCRv4 rec) confirms tesseract's reads and votes without a veto. */
+    lineRec: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -245,6 +247,18 @@ export const DOCUMENT_SETTINGS_V10: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V9,
   version: 'document-engine@2.8.0',
   scan: { ...DOCUMENT_SETTINGS_V9.scan!, lineRepair: true, splitLines: true },
+};
+
+/**
+ * document-engine 2.9: a learned line recogniser beside tesseract (`scan.lineRec`, `mrz/rec.ts`):
+ * PaddleOCR's PP-OCRv4 recognition model reads the band's first crop line by line; a tesseract read
+ * it prints identically is confirmed, and it votes without a veto. Every other 2.8 value is kept;
+ * see engine/document/README.md "Document engine 2.9".
+ */
+export const DOCUMENT_SETTINGS_V11: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V10,
+  version: 'document-engine@2.9.0',
+  scan: { ...DOCUMENT_SETTINGS_V10.scan!, lineRec: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

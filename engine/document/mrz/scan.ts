@@ -2,6 +2,7 @@ import { states } from 'mrz';
 import sharp from 'sharp';
 import type { OcrLine, OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
+import type { LineRecognizer } from './rec.js';
 import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
 import { parseMrz, type MrzFormat, type ParsedMrz } from './parse.js';
 import { repairLines } from './repair.js';
@@ -128,6 +129,12 @@ export interface ScanOptions {
    * the lines (an old German ID card) or a line's ragged end with its neighbour.
    */
   splitLines?: boolean;
+  /**
+   * 2.9: the learned line recogniser (`readers.rec`, `rec.ts`) reads the band's first crop line by
+   * line. A tesseract read it prints identically is confirmed; in the vote it counts like the glyph
+   * reader (votes and agrees, never vetoes). It never stands alone.
+   */
+  lineRec?: boolean;
 }
 
 /**
@@ -172,7 +179,7 @@ export function statesKnown(p: ParsedMrz): boolean {
 export type RetryVariant = 'tall' | 'thin' | 'flat' | 'grey';
 export type CropVariant = 'grey' | 'binary' | 'small' | RetryVariant;
 
-export interface ScanReaders { tesseract: OcrWorker; glyph?: GlyphReader; glyphPitchPx?: number }
+export interface ScanReaders { tesseract: OcrWorker; glyph?: GlyphReader; glyphPitchPx?: number; /** 2.9 (`lineRec`): the learned line recogniser. */ rec?: LineRecognizer }
 
 const WIDTHS: Record<MrzFormat, number> = { TD1: 30, TD2: 36, TD3: 44 };
 const COUNTS: Record<MrzFormat, number> = { TD1: 3, TD2: 2, TD3: 2 };
@@ -805,6 +812,25 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     return glyphCache.get(key)!;
   };
 
+  /** 2.9 (`lineRec`): the learned recogniser on the band's first crop, one read per text line; once per band and turn. */
+  const recCache = new Map<string, Promise<Interpreted | null>>();
+  const recRead = (bi: number, b: MrzBand, flipped: boolean): Promise<Interpreted | null> => {
+    const key = `${bi}:${flipped}`;
+    if (!recCache.has(key)) {
+      recCache.set(key, (async () => {
+        const t0 = Date.now();
+        const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
+        const parts = await splitTextLines(png);
+        const texts: string[] = [];
+        for (const part of parts ?? []) texts.push(await readers.rec!.read(part));
+        const r = parts ? markCleaned(interpret(texts.map((text) => ({ text, confidence: 100 })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        attempts.push({ band: bi, flipped, source: 'rec', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+        return r;
+      })());
+    }
+    return recCache.get(key)!;
+  };
+
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
   let flatTried = false;
   /** The current band is read from its flattened crop (2.1, after an empty plain read). */
@@ -821,7 +847,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
-      if (readers.glyph && opts.glyphVote) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
+      if ((readers.glyph && opts.glyphVote) || (readers.rec && opts.lineRec)) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png, true);
       let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair), lastCleaned);
@@ -849,7 +875,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
       // whole lines from tesseract's global threshold. Read it once more with the background
       // flattened before turning it.
-      const earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = [];
+      const earlier: { variant: CropVariant | 'glyph' | 'rec'; r: Interpreted | null }[] = [];
       // Once per image (the best band, upright first), so that images without a readable MRZ do
       // not spend their read budget on it.
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
@@ -896,12 +922,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * one read is valid and confirmed by another identical read, or the per-character vote over all
    * reads of the band is valid. Stops at the read budget.
    */
-  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
+  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph' | 'rec'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
     // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
     // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
     // 2.2 lets a glyph read veto; 2.3 (`glyphWeak`) does not.
-    const weak = new Set(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []);
+    const weak = new Set([...(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []), ...earlier.filter((e) => e.variant === 'rec' && e.r).map((e) => e.r!)]);
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
@@ -937,7 +963,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
-  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph'; r: Interpreted | null }[]): Promise<MrzScan> => {
+  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph' | 'rec'; r: Interpreted | null }[]): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
@@ -970,6 +996,17 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (conflicted.has(bi)) break;
       confirmed = same(r2);
       if (confirmed) break;
+      // 2.9 (`lineRec`): the learned recogniser, another family than tesseract's, when the binary
+      // read did not confirm: the same lines are a confirmation, as the glyph reader's are; a read
+      // that differs is only logged (it votes later, without a veto). After the binary read, not
+      // before it: measured on the tuning side, it agrees less often than the binary read (it
+      // drops characters in tight spacing) and costs about as much.
+      if (variant === 'binary' && readers.rec && opts.lineRec) {
+        const q = await recRead(bi, b, flipped);
+        log?.push({ variant: 'rec', r: q });
+        confirmed = same(q);
+        if (confirmed) break;
+      }
     }
     const lineConfidence = r.confidences;
     const conf = Math.min(...lineConfidence);
