@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { sharedDir } from '../engine/assets.js';
+import { REPO_ROOT, sharedDir } from '../engine/assets.js';
+import type { RealTruth } from '../bench/documents-real.js';
 import { createDocumentEngine, type DocumentEngine, type DocumentEngineSettings } from '../engine/document/index.js';
 import type { TDocumentType } from '../domain/documents.js';
 import { photograph, renderDocument } from '../tools/corpus/index.js';
@@ -16,6 +17,18 @@ export const REAL_DOCUMENTS = path.join(sharedDir(), 'documents-real');
 export function realMrzTruth(file: string): string[] {
   const rows = readFileSync(path.join(REAL_DOCUMENTS, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; mrz_lines: string[] });
   return rows.find((r) => r.file === file)!.mrz_lines;
+}
+
+/**
+ * The public tuning set (`npm run fetch-documents-real -- --set public-tuning`), absent in CI, which
+ * does not fetch it: tests on it skip when its truth is not there.
+ */
+export const PUBLIC_TUNING = path.join(REPO_ROOT, '.data', 'documents-public-tuning');
+
+export function publicTuningTruth(file: string): RealTruth | undefined {
+  const p = path.join(PUBLIC_TUNING, 'ground_truth.jsonl');
+  if (!existsSync(p) || !existsSync(path.join(PUBLIC_TUNING, file))) return undefined;
+  return readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth).find((t) => t.file === file);
 }
 
 /** Registers the file's hooks; the engine is there from `beforeAll` on. */

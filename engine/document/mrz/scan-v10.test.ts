@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { isHeldOut, type RealTruth } from '../../../bench/documents-real.js';
-import { expectSyntheticPasses, useDocumentEngine } from '../../../test/real-documents.js';
-import { REPO_ROOT } from '../../assets.js';
+import { isHeldOut } from '../../../bench/documents-real.js';
+import { expectSyntheticPasses, PUBLIC_TUNING, publicTuningTruth, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V9 } from '../index.js';
 import { checkDigit } from './check-digit.js';
 import { interpret, splitTextLines, statesKnown, trimLineEdges } from './scan.js';
@@ -138,19 +137,11 @@ describe('splitTextLines (2.8)', () => {
   });
 });
 
-/** Public tuning images (`npm run fetch-documents-real -- --set public-tuning`); absent in CI. */
-const PUBLIC_TUNING = path.join(REPO_ROOT, '.data', 'documents-public-tuning');
-const truthOf = (file: string): RealTruth | undefined => {
-  const p = path.join(PUBLIC_TUNING, 'ground_truth.jsonl');
-  if (!existsSync(p)) return undefined;
-  return readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth).find((t) => t.file === file);
-};
-
 describe('document engine 2.8 on real images', () => {
   const v9 = useDocumentEngine(DOCUMENT_SETTINGS_V9);
   const v10 = useDocumentEngine(DOCUMENT_SETTINGS_V10);
   const FILE = 'nelsontkq__PassportCheck__src__passportcheck__passport.jpg';
-  const truth = truthOf(FILE);
+  const truth = publicTuningTruth(FILE);
 
   it.skipIf(!truth)('a US passport specimen scan whose name line reads with a stray T before the code (public tuning)', async () => {
     expect(isHeldOut(truth!)).toBe(false);

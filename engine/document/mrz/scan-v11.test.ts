@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { isHeldOut, type RealTruth } from '../../../bench/documents-real.js';
-import { expectSyntheticPasses, useDocumentEngine } from '../../../test/real-documents.js';
-import { REPO_ROOT } from '../../assets.js';
+import { isHeldOut } from '../../../bench/documents-real.js';
+import { expectSyntheticPasses, PUBLIC_TUNING, publicTuningTruth, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11 } from '../index.js';
 import { LINE_REC_PIN, LineRecognizer } from './rec.js';
 import { sha256File } from '../ocr/workers.js';
@@ -49,18 +48,12 @@ describe('LineRecognizer (2.9)', () => {
   }, 60_000);
 });
 
-const PUBLIC_TUNING = path.join(REPO_ROOT, '.data', 'documents-public-tuning');
-const truthOf = (file: string): RealTruth | undefined => {
-  const p = path.join(PUBLIC_TUNING, 'ground_truth.jsonl');
-  if (!existsSync(p)) return undefined;
-  return readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth).find((t) => t.file === file);
-};
 
 describe('document engine 2.9 on real images', () => {
   const v10 = useDocumentEngine(DOCUMENT_SETTINGS_V10);
   const v11 = useDocumentEngine(DOCUMENT_SETTINGS_V11);
   const FILE = 'saiful9379__MRZ_DETECTION__data__I1-_INVALID.png';
-  const truth = truthOf(FILE);
+  const truth = publicTuningTruth(FILE);
 
   it.skipIf(!truth)('the 1987 German ID card: read line by line, confirmed by the learned recogniser (public tuning)', async () => {
     expect(isHeldOut(truth!)).toBe(false);
