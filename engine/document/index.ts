@@ -76,7 +76,7 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
       return scanMrz(img, { tesseract: workers.mrz, glyph: glyphReader, rec: await workers.rec() }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
     },
     close: async () => {
-      await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close())]);
+      await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close()), rec?.then((r) => r.release(), () => undefined)]);
     },
   };
 }

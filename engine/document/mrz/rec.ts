@@ -58,6 +58,11 @@ export class LineRecognizer {
     return new LineRecognizer(session, ['', ...lines, ' ']);
   }
 
+  /** Frees the ONNX session (the engine's `close`). */
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+
   /** One text line's crop (any size) to its text: scaled to 48 px high, greedy CTC decoding. */
   async read(png: Buffer): Promise<string> {
     const meta = await sharp(png).metadata();
