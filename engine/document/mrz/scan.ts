@@ -760,11 +760,15 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (log.length >= 2 && !log.some((x) => x.valid) && !log.some((x, i) => log.some((y, j) => j > i && share(x, y)))) stopped.add(key);
   };
   let lastCleaned = false;
-  const tess = async (png: Buffer, primary = false) => {
-    lastCleaned = CLEANED.has(png);
+  /** One tesseract read against the image's, the band's and the enlarged bands' budgets. */
+  const countRead = () => {
     reads++;
     if (current >= 0) perBand.set(current, (perBand.get(current) ?? 0) + 1);
     if (currentEnlarged) enlargedReads++;
+  };
+  const tess = async (png: Buffer, primary = false) => {
+    lastCleaned = CLEANED.has(png);
+    countRead();
     const lines = (await readers.tesseract.recognize(png, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
     // 2.8 (`splitLines`): fillers were read but no MRZ came of the lines: read line by line. Only
     // a band's first read: the variants that confirm it see it whole, as under 2.7 (on the tuning
@@ -773,9 +777,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const parts = await splitTextLines(png);
     if (!parts) return lines;
     // The line crops together are the band's area: one read against the budgets, as the block read.
-    reads++;
-    if (current >= 0) perBand.set(current, (perBand.get(current) ?? 0) + 1);
-    if (currentEnlarged) enlargedReads++;
+    countRead();
     const out: OcrLine[] = [];
     for (const part of parts) {
       const got = (await readers.tesseract.recognize(part, { user_defined_dpi: '300' }, opts.timeoutMs)).lines;
@@ -796,12 +798,15 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
+  const cropKey = (b: MrzBand, flipped: boolean) => `${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`;
+  /** The crop the band's first read saw (the flattened one when the band is read flattened). */
+  const firstCrop = async (b: MrzBand, flipped: boolean): Promise<Buffer> => (!flatMode && primaryCrops.get(cropKey(b, flipped))) || crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
   const glyphRead = (bi: number, b: MrzBand, flipped: boolean, format: MrzFormat): Promise<Interpreted | null> => {
     const key = `${bi}:${flipped}:${format}`;
     if (!glyphCache.has(key)) {
       glyphCache.set(key, (async () => {
         const t0 = Date.now();
-        const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
+        const png = await firstCrop(b, flipped);
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
         const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
@@ -819,7 +824,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (!recCache.has(key)) {
       recCache.set(key, (async () => {
         const t0 = Date.now();
-        const png = (!flatMode && primaryCrops.get(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`)) || await crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
+        const png = await firstCrop(b, flipped);
         const parts = await splitTextLines(png);
         const texts: string[] = [];
         for (const part of parts ?? []) texts.push(await readers.rec!.read(part));
@@ -847,7 +852,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
-      if ((readers.glyph && opts.glyphVote) || (readers.rec && opts.lineRec)) primaryCrops.set(`${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${flipped}`, png);
+      if ((readers.glyph && opts.glyphVote) || (readers.rec && opts.lineRec)) primaryCrops.set(cropKey(b, flipped), png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png, true);
       let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair), lastCleaned);
