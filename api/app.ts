@@ -14,6 +14,7 @@ import type { CaptureAdvisor } from '../domain/capture-advice.js';
 import type { LivePreviewer } from '../domain/live-preview.js';
 import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
 import { registerAbuseLimits } from './plugins/abuse-limits.js';
+import { registerHousekeeping } from './plugins/housekeeping.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
 import { frameworkErrors, problemContentTypes, registerProblemHandlers } from './plugins/problem.js';
 import { docsPageCsp, registerSecurityHeaders } from './plugins/security-headers.js';
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerNulGuard(app);
   await registerSecurityHeaders(app, deps.config);
   await registerAbuseLimits(app, deps);
+  registerHousekeeping(app, deps);
 
   app.decorateRequest('em', null as unknown as EntityManager);
   app.decorateRequest('deps', null as unknown as ServiceDeps);

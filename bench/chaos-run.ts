@@ -188,6 +188,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     // The load: `cases` genuine applicants, `concurrency` at a time, each retrying like a client.
     let submitted = 0;
     let clientRetries = 0;
+    /** Every Case id a create answered the load with (a create sent again answers the same id). */
+    const createdIds = new Set<string>();
     const submittedAt = new Map<string, number>();
     const loadErrors: string[] = [];
     let next = 0;
@@ -195,7 +197,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       while (next < o.cases) {
         next++;
         try {
-          const r = await captureGenuineCase({ base: s.apiUrl, key: signup.api_key, db: db!, applicant: o.applicant, linkExpiresIn: o.linkExpiresIn ?? 300, retryForMs: 240_000, onRetry: () => { clientRetries++; } });
+          const r = await captureGenuineCase({ base: s.apiUrl, key: signup.api_key, db: db!, applicant: o.applicant, linkExpiresIn: o.linkExpiresIn ?? 300, retryForMs: 240_000, onRetry: () => { clientRetries++; }, onCreated: (id) => createdIds.add(id) });
           submitted++;
           submittedAt.set(r.id, r.submitted);
         } catch (err) {
@@ -304,6 +306,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     // Invariants.
     const notTerminal = rows.filter((r) => !['completed', 'failed'].includes(r.status));
     if (notTerminal.length) violations.push(`${notTerminal.length} Case(s) not terminal: ${notTerminal.map((r) => `${r.id} ${r.status}`).slice(0, 5).join(', ')}`);
+    // Creates carry an Idempotency-Key: one sent again after a kill swallowed its answer must answer
+    // the Case it made, never make a second that nobody captures.
+    const unasked = rows.filter((r) => !createdIds.has(r.id));
+    if (unasked.length) violations.push(`${unasked.length} Case(s) no create answered (a retried create made a second Case): ${unasked.map((r) => r.id).slice(0, 5).join(', ')}`);
     // A create whose commit failed (PostgreSQL or the api died under it) leaves a workflow that
     // finds no row and ends itself with `not_created` (workflows/case-workflow.ts): it must have no row.
     const rowIds = new Set(rows.map((r) => `case-${r.id}`));

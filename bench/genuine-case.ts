@@ -7,6 +7,7 @@
  * identity), the challenge the clip answers (seeded in the database, as the genuine-applicant test
  * does: the server would issue a random one), document upload, every liveness frame, submit.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,8 +143,10 @@ export async function captureGenuineCase(o: CaptureOptions): Promise<{ id: strin
       }
     }
   };
+  // One key per Case, as a retrying client must send: a create sent again after its answer was lost answers the same Case.
+  const idempotencyKey = randomUUID();
   const request = async (method: string, p: string, body?: unknown, accept: number[] = []) => attempt(`${method} ${p.replace(/\/o\/[^/]+/, '/o/…')}`, async () => {
-    const r = await fetch(`${baseOf()}${p}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'x-api-key': o.key }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(`${baseOf()}${p}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'x-api-key': o.key, ...(p === '/v1/verifications' ? { 'idempotency-key': idempotencyKey } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await r.text();
     if (r.status >= 500) throw new Retryable(`${method} ${p}: ${r.status} ${text}`);
     if (r.status >= 300 && !accept.includes(r.status)) throw new Error(`${method} ${p}: ${r.status} ${text}`);

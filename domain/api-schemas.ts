@@ -22,8 +22,21 @@ export const ZProblem = z
     detail: z.string(),
     code: z.string(),
     errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
+    /** `idempotent_case_not_collecting`: the Case the `Idempotency-Key` already made. */
+    verification_id: z.string().optional(),
   })
   .meta({ id: 'Problem' });
+
+/**
+ * `Idempotency-Key` on creates: any printable ASCII up to 255 characters (a UUID is usual). The
+ * same key with the same request within 24 h answers the Case it already made. A loose object:
+ * the route's other headers (the API key among them) stay as they are.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const ZIdempotencyHeaders = z.looseObject({
+  [IDEMPOTENCY_KEY_HEADER]: z.string().min(1).max(255).regex(/^[\x20-\x7e]+$/, 'expected printable ASCII').optional()
+    .meta({ description: 'Makes the create safe to retry: the same key with the same request within 24 h answers the Case it already made (header `Idempotent-Replayed: true`) instead of a second one; with a different request, 422 `idempotency_key_reused`.' }),
+});
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 

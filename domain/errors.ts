@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   last_owner: 409,
   capture_already_submitted: 409,
+  idempotent_case_not_collecting: 409,
   verification_erased: 410,
   session_expired: 410,
   link_expired: 410,
@@ -29,6 +30,7 @@ export const ERROR_STATUS = {
   document_image_required: 422,
   document_not_accepted: 422,
   webhook_url_not_allowed: 422,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
   workflow_unavailable: 503,
@@ -49,11 +51,14 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors: FieldError[];
-  constructor(code: ErrorCode, message: string, errors: FieldError[] = []) {
+  /** Problem extension members (RFC 9457), e.g. the `verification_id` a replayed key names. */
+  readonly extensions: { verification_id?: string };
+  constructor(code: ErrorCode, message: string, errors: FieldError[] = [], extensions: { verification_id?: string } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.errors = errors;
+    this.extensions = extensions;
   }
 }

@@ -9,6 +9,7 @@ import { CURRENT_POLICY_REVISION } from '../domain/policy.js';
 import { CASE_WORKFLOW_TYPE, caseWorkflowId, type CaseWorkflowInput } from '../domain/workflow-messages.js';
 import { Verification, type IProject } from '../db/entities/index.js';
 import { caseSearchAttributes } from './search-attributes.js';
+import { claimIdempotencyKey, idempotencyClaim, replayCreate, type IdempotencyClaim } from './idempotency.js';
 import { mintCaptureSession, mintLinkCode, onboardingUrl, shortUrl } from './case-links.js';
 import type { ServiceDeps } from './deps.js';
 import { actingProject } from './tenancy.js';
@@ -48,6 +49,10 @@ export interface CreatedCase {
   shortUrl: string;
   expiresAt: Date;
   createdAt: Date;
+  /** True when an `Idempotency-Key` answered a Case an earlier create made. */
+  replayed: boolean;
+  /** The Flow version the Case runs (a replay answers the Case's own, not the Flow's newest). */
+  flowVersionRef: number | null;
 }
 
 /**
@@ -57,13 +62,15 @@ export interface CreatedCase {
  * workflows/case-workflow.ts): it is not terminated from here, because a commit that failed on
  * this side may still have committed on the server, and terminating would strand that Case.
  */
-export async function createCase(deps: ServiceDeps, project: IProject, input: NewCaseInput): Promise<CreatedCase> {
+export async function createCase(deps: ServiceDeps, project: IProject, input: NewCaseInput, idempotency: IdempotencyClaim | null = null): Promise<CreatedCase> {
   const id = newId('verification');
   const now = new Date();
   const expiresAt = new Date(now.getTime() + input.linkExpiresInSeconds * 1000);
   const link = mintLinkCode();
   const workflowId = caseWorkflowId(id);
   const token = await deps.em.transactional(async (tx) => {
+    // First, so a concurrent create with the same key waits here and then replays this Case.
+    if (idempotency && !(await claimIdempotencyKey(tx, deps.config.secretsKey, project.id, idempotency, id, link.code, now))) return null;
     tx.create(Verification, {
       id,
       projectId: project.id,
@@ -113,10 +120,11 @@ export async function createCase(deps: ServiceDeps, project: IProject, input: Ne
     }
     return session.token;
   });
-  return { id, onboardingUrl: onboardingUrl(deps.config.publicBaseUrl, token), shortUrl: shortUrl(deps.config.publicBaseUrl, link.code), expiresAt, createdAt: now };
+  if (token === null) return { ...(await replayCreate(deps, project.id, idempotency!)), replayed: true };
+  return { id, onboardingUrl: onboardingUrl(deps.config.publicBaseUrl, token), shortUrl: shortUrl(deps.config.publicBaseUrl, link.code), expiresAt, createdAt: now, replayed: false, flowVersionRef: input.flow?.versionRef ?? null };
 }
 
-export async function createVerification(deps: ServiceDeps, principal: Principal, body: TCreateVerificationBody): Promise<CreatedCase> {
+export async function createVerification(deps: ServiceDeps, principal: Principal, body: TCreateVerificationBody, idempotencyKey?: string): Promise<CreatedCase> {
   const type = body.type.trim().toLowerCase();
   if (type === 'kyb') throw new AppError('kyb_not_available', 'KYB verifications are not available in this release; use type "kyc".', [{ field: 'type', code: 'kyb_not_available', message: 'KYB is not in this release' }]);
   if (type !== 'kyc') throw new AppError('validation_failed', 'Unknown verification type.', [{ field: 'type', code: 'invalid_enum_value', message: 'expected "kyc"' }]);
@@ -128,5 +136,5 @@ export async function createVerification(deps: ServiceDeps, principal: Principal
     reference: body.reference ?? null,
     locale: body.locale ?? null,
     linkExpiresInSeconds: body.link_expires_in ?? deps.config.linkTtlSeconds,
-  });
+  }, idempotencyClaim(deps.config.secretsKey, idempotencyKey, 'verifications', body));
 }

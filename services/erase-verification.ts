@@ -5,6 +5,7 @@ import type { Principal } from '../domain/principal.js';
 import { CaptureSession, CheckResult, Upload, Verification, type IVerification } from '../db/entities/index.js';
 import type { ServiceDeps } from './deps.js';
 import { eraseDispositionNotes } from './dispositions.js';
+import { eraseIdempotencyKeys } from './idempotency.js';
 import { findOwnCase } from './tenancy.js';
 
 /** Columns of `verifications` that can hold PII; all are nulled on erasure. */
@@ -48,6 +49,8 @@ export async function eraseCase(deps: ServiceDeps, v: IVerification): Promise<Er
     const now = new Date();
     // Reviewers' notes may name the person; the disposition trace (who, when, state) stays.
     if (await eraseDispositionNotes(tx, v.id, now)) fields.push('disposition_notes');
+    // An idempotency key's request HMAC and sealed link code go; the key still refuses a second Case.
+    if (await eraseIdempotencyKeys(tx, v.id)) fields.push('idempotency_key');
     await tx.nativeDelete(Upload, { verificationId: v.id });
     await tx.nativeDelete(CheckResult, { verificationId: v.id });
     // Capture sessions hold only token hashes: kept so old links answer 410 "no longer available".

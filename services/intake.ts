@@ -6,6 +6,7 @@ import type { Principal } from '../domain/principal.js';
 import { createCase } from './create-verification.js';
 import type { ServiceDeps } from './deps.js';
 import { findActiveFlow } from './flows.js';
+import { idempotencyClaim } from './idempotency.js';
 import { actingProject } from './tenancy.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -33,7 +34,7 @@ export function validatePayload(shape: TIntakeShapeSettings, payload: Record<str
 }
 
 /** `POST /v1/flows/{slug}/intake`: a Case of the Flow's current version, stamped with it. */
-export async function runIntake(deps: ServiceDeps, principal: Principal, slug: string, body: TIntakeBody): Promise<TIntakeResponse> {
+export async function runIntake(deps: ServiceDeps, principal: Principal, slug: string, body: TIntakeBody, idempotencyKey?: string): Promise<{ response: TIntakeResponse; replayed: boolean }> {
   const project = await actingProject(deps.em, principal);
   const { flow, version, definition } = await findActiveFlow(deps.em, project.id, slug);
   const shape = pieceOf(definition, 'intake_shape')!.settings;
@@ -54,15 +55,16 @@ export async function runIntake(deps: ServiceDeps, principal: Principal, slug: s
     locale: body.locale ?? null,
     linkExpiresInSeconds: body.link_expires_in ?? deps.config.linkTtlSeconds,
     flow: { id: flow.id, versionRef: version.version },
-  });
-  return {
+  }, idempotencyClaim(deps.config.secretsKey, idempotencyKey, `intake:${flow.slug}`, body));
+  const response: TIntakeResponse = {
     id: created.id,
     flow_id: flow.id,
     flow_slug: flow.slug,
-    flow_version_ref: version.version,
+    flow_version_ref: created.flowVersionRef ?? version.version,
     status: 'collecting' as const,
     onboarding_url: created.onboardingUrl,
     short_url: created.shortUrl,
     link: created.shortUrl,
   };
+  return { response, replayed: created.replayed };
 }

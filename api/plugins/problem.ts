@@ -9,7 +9,7 @@ const TITLES: Partial<Record<number, string>> = {
   500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 
-export function problemBody(status: number, code: string, detail: string, errors?: FieldError[]) {
+export function problemBody(status: number, code: string, detail: string, errors?: FieldError[], extensions: AppError['extensions'] = {}) {
   return {
     type: `https://docs.ivs.dev/errors/${code}`,
     title: TITLES[status] ?? 'Error',
@@ -17,12 +17,13 @@ export function problemBody(status: number, code: string, detail: string, errors
     detail,
     code,
     ...(errors && errors.length ? { errors } : {}),
+    ...extensions,
   };
 }
 
-export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[]): FastifyReply {
+export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[], extensions?: AppError['extensions']): FastifyReply {
   const status = ERROR_STATUS[code];
-  return reply.code(status).type('application/problem+json').send(problemBody(status, code, detail, errors));
+  return reply.code(status).type('application/problem+json').send(problemBody(status, code, detail, errors, extensions));
 }
 
 function zodField(path: string): string {
@@ -33,7 +34,7 @@ function zodField(path: string): string {
 /** One error handler: every error is application/problem+json with a code; 5xx details are never echoed. */
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof AppError) return sendProblem(reply, err.code, err.message, err.errors);
+    if (err instanceof AppError) return sendProblem(reply, err.code, err.message, err.errors, err.extensions);
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors: FieldError[] = err.validation.map((v) => {
         const base = zodField(v.instancePath);

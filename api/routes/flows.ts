@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZFlowList, ZFlowSlugParams, ZIntakeBody, ZIntakeResponse, ZPrimitivesRegistry, ZProblem } from '../../domain/api-schemas.js';
+import { IDEMPOTENCY_KEY_HEADER, ZFlowList, ZFlowSlugParams, ZIdempotencyHeaders, ZIntakeBody, ZIntakeResponse, ZPrimitivesRegistry, ZProblem } from '../../domain/api-schemas.js';
 import { primitivesRegistry } from '../../domain/primitives.js';
 import { listFlows } from '../../services/flows.js';
 import { runIntake } from '../../services/intake.js';
@@ -25,8 +25,12 @@ export async function flowRoutes(fastify: FastifyInstance): Promise<void> {
     preHandler: requireApiKey,
     schema: {
       tags: ['flows'], summary: 'Run a Flow: creates a Case of its current version and its link', security: [{ apiKey: [] }],
-      params: ZFlowSlugParams, body: ZIntakeBody,
-      response: { 201: ZIntakeResponse, 400: ZProblem, 401: ZProblem, 404: ZProblem, 422: ZProblem, 503: ZProblem },
+      headers: ZIdempotencyHeaders, params: ZFlowSlugParams, body: ZIntakeBody,
+      response: { 201: ZIntakeResponse, 400: ZProblem, 401: ZProblem, 404: ZProblem, 409: ZProblem, 422: ZProblem, 503: ZProblem },
     },
-  }, async (req, reply) => reply.code(201).send(await runIntake(req.deps, req.principal, req.params.slug, req.body)));
+  }, async (req, reply) => {
+    const created = await runIntake(req.deps, req.principal, req.params.slug, req.body, req.headers[IDEMPOTENCY_KEY_HEADER]);
+    if (created.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.code(201).send(created.response);
+  });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ZCreatedVerification, ZCreateVerificationBody, ZErasureReceipt, ZIdParams, ZListVerificationsQuery, ZProblem, ZVerification, ZVerificationList,
+  IDEMPOTENCY_KEY_HEADER, ZCreatedVerification, ZCreateVerificationBody, ZErasureReceipt, ZIdempotencyHeaders, ZIdParams, ZListVerificationsQuery, ZProblem, ZVerification, ZVerificationList,
 } from '../../domain/api-schemas.js';
 import { AppError } from '../../domain/errors.js';
 import { createVerification } from '../../services/create-verification.js';
@@ -21,10 +21,11 @@ export async function verificationRoutes(fastify: FastifyInstance): Promise<void
   app.post('/v1/verifications', {
     schema: {
       tags: ['verifications'], summary: 'Create a verification; answers at once, the result arrives by webhook or polling', security,
-      body: ZCreateVerificationBody, response: { 201: ZCreatedVerification, ...errs },
+      headers: ZIdempotencyHeaders, body: ZCreateVerificationBody, response: { 201: ZCreatedVerification, ...errs, 409: ZProblem },
     },
   }, async (req, reply) => {
-    const created = await createVerification(req.deps, req.principal, req.body);
+    const created = await createVerification(req.deps, req.principal, req.body, req.headers[IDEMPOTENCY_KEY_HEADER]);
+    if (created.replayed) reply.header('idempotent-replayed', 'true');
     return reply.code(201).send({
       id: created.id,
       type: 'kyc' as const,
