@@ -108,6 +108,8 @@ export const ZListVerificationsQuery = z
     assessment: ZAssessment.optional(),
     created_after: z.string().datetime({ offset: true }).optional(),
     created_before: z.string().datetime({ offset: true }).optional(),
+    /** The integrator's own `reference`, matched exactly: find the Case of a customer whose create answer was lost. */
+    reference: z.string().trim().min(1).max(200).optional(),
   })
   .strict();
 

@@ -11,7 +11,7 @@ import type { TLivenessChallenge } from '../../domain/liveness.js';
 export const Verification = defineEntity({
   name: 'Verification',
   tableName: 'verifications',
-  indexes: [{ properties: ['projectId', 'createdAt', 'id'] }],
+  indexes: [{ properties: ['projectId', 'createdAt', 'id'] }, { properties: ['projectId', 'reference'] }],
   properties: {
     id: p.string().length(40).primary(),
     projectId: p.string().length(40),

@@ -93,6 +93,14 @@ describe('verifications list', () => {
     expect(p3.body.next_cursor).toBeNull();
     expect((await api('GET', '/v1/verifications?status=completed', { key })).body.data).toHaveLength(0);
     expect((await api('GET', '/v1/verifications?status=collecting&limit=100', { key })).body.data).toHaveLength(5);
+    // The integrator's own reference finds its Case (exact match; erasure removes it with the other PII).
+    const mine = await createVerification(key, { reference: 'crm-7781' });
+    const byRef = await api('GET', '/v1/verifications?reference=crm-7781', { key });
+    expect(byRef.body.data.map((v: { id: string }) => v.id)).toEqual([mine.id]);
+    expect(byRef.body.data[0].reference).toBe('crm-7781');
+    expect((await api('GET', '/v1/verifications?reference=crm-778', { key })).body.data).toHaveLength(0);
+    expect((await api('DELETE', `/v1/verifications/${mine.id}`, { key })).status).toBe(200);
+    expect((await api('GET', '/v1/verifications?reference=crm-7781', { key })).body.data).toHaveLength(0);
     const bad = await api('GET', '/v1/verifications?cursor=nonsense', { key });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe('cursor');
