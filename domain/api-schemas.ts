@@ -51,6 +51,13 @@ export const ZApplicant = z
   .meta({ id: 'Applicant', description: 'Applicant data the integrator already holds (PII; erased with the verification).' });
 export type TApplicant = z.infer<typeof ZApplicant>;
 
+/**
+ * Where the hosted page sends the applicant once the capture is submitted: the integrator's own
+ * page (http or https only; the page navigates the applicant's browser there, nothing fetches it).
+ */
+export const ZReturnUrl = z.url({ protocol: /^https?$/ }).max(2000)
+  .describe('Where the hosted page sends the applicant after submit (a "Continue" link, then a redirect); http(s) only. Erased with the verification.');
+
 export const ZCreateVerificationBody = z
   .object({
     type: z.string().default('kyc').describe('`kyc`; `kyb` is not in this release'),
@@ -59,6 +66,7 @@ export const ZCreateVerificationBody = z
     reference: z.string().trim().min(1).max(200).optional().describe('Your own identifier for this applicant'),
     locale: z.enum(LOCALES).optional(),
     link_expires_in: z.number().int().min(5).max(30 * 86_400).optional().describe('Seconds until the capture link expires (default 7 days)'),
+    return_url: ZReturnUrl.optional(),
   })
   .strict()
   .meta({ id: 'CreateVerification' });
@@ -91,6 +99,7 @@ export const ZVerification = z
     flow_id: z.string().optional(),
     flow_version_ref: z.number().int().optional(),
     reference: z.string().optional(),
+    return_url: z.string().optional(),
     /** The latest customer disposition's state (the integrator's outcome; never changes the assessment). */
     customer_disposition: z.enum(REVIEW_STATES).optional(),
     review: ZReview.optional(),
@@ -258,6 +267,7 @@ export const ZIntakeBody = z
     claimed: z.record(z.string(), z.unknown()).optional().describe('Explicit reference record; default: the whole payload'),
     locale: z.enum(LOCALES).optional(),
     link_expires_in: z.number().int().min(5).max(30 * 86_400).optional(),
+    return_url: ZReturnUrl.optional(),
   })
   .strict()
   .meta({ id: 'IntakeRequest' });

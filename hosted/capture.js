@@ -6,6 +6,9 @@ const form = document.getElementById('capture');
 const statusEl = document.getElementById('status');
 const strings = JSON.parse(form.dataset.strings);
 const base = location.pathname.replace(/\/$/, '');
+// The integrator's page to go back to after submit (the Case's return_url), if it gave one.
+const returnUrl = form.dataset.returnUrl || '';
+const RETURN_DELAY_MS = 2500;
 const FPS = 10;
 const FRAME_WIDTH = 480;
 
@@ -14,6 +17,18 @@ let livenessDone = false;
 function say(el, text, isError) {
   el.textContent = text;
   el.className = isError ? 'error' : '';
+}
+
+/** The capture is submitted: say so and, with a return_url, offer "Continue" and then go there. */
+function finished(message) {
+  const done = document.createElement('div');
+  done.append(Object.assign(document.createElement('p'), { className: 'done', role: 'status', textContent: message }));
+  if (returnUrl) {
+    done.append(Object.assign(document.createElement('a'), { className: 'continue', href: returnUrl, textContent: strings.continueLink }));
+    setTimeout(() => location.assign(returnUrl), RETURN_DELAY_MS);
+  }
+  form.replaceWith(done);
+  document.getElementById('flash').hidden = true;
 }
 
 async function problemOf(res) {
@@ -77,6 +92,29 @@ function offerHandoff(message) {
   document.getElementById('handoff-link').href = location.href;
   box.hidden = false;
   startButton.hidden = true;
+  watchForPhoneSubmit();
+}
+
+// While the capture continues on the phone, this page asks now and then whether it was submitted
+// there, and then finishes as the phone did (return_url included). It stops when the session ends.
+let watching = false;
+function watchForPhoneSubmit() {
+  if (watching) return;
+  watching = true;
+  const timer = setInterval(async () => {
+    try {
+      const res = await fetch(`${base}/session`, { cache: 'no-store' });
+      if (res.status === 401 || res.status === 410) return clearInterval(timer);
+      if (!res.ok) return;
+      const session = await res.json();
+      if (session.status !== 'collecting' && document.body.contains(form)) {
+        clearInterval(timer);
+        finished(strings.handoffDone);
+      }
+    } catch {
+      // offline for a moment: ask again at the next tick
+    }
+  }, 4000);
 }
 
 const canRecord = Boolean(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.HTMLCanvasElement);
@@ -452,7 +490,7 @@ form.addEventListener('submit', async (event) => {
       body: JSON.stringify({ document: { country, type } }),
     });
     if (!res.ok) throw await problemOf(res);
-    form.replaceWith(Object.assign(document.createElement('p'), { className: 'done', textContent: strings.submitted }));
+    finished(strings.submitted);
   } catch (problem) {
     say(statusEl, (problem && problem.detail) || strings.failed, true);
     button.disabled = false;

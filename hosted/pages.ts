@@ -43,13 +43,20 @@ export function errorPage(locale: Locale, b: PageBranding, kind: 'invalid' | 'ex
   return layout(locale, b, title, html`<h1>${title}</h1><p>${body}</p>`, undefined, nonce);
 }
 
-/** The plain capture page: document choice, file inputs, submit. All state comes from the session API. */
-export function capturePage(locale: Locale, b: PageBranding, accepted: { country: string; types: string[] }[], status: string, nonce?: string): string {
+/**
+ * The plain capture page: document choice, file inputs, submit. All state comes from the session API.
+ * `returnUrl` (the Case's `return_url`): after submit the page offers a "Continue" link there and
+ * then goes there by itself, as the commercial hosted flows do; a page opened after submit offers the link.
+ */
+export function capturePage(locale: Locale, b: PageBranding, accepted: { country: string; types: string[] }[], status: string, nonce?: string, returnUrl: string | null = null): string {
   const s = STRINGS[locale];
-  if (status !== 'collecting') return layout(locale, b, s.title, html`<h1>${s.title}</h1><p class="done">${s.already}</p>`, undefined, nonce);
+  // Validated http(s) at creation; checked again here because it becomes a link.
+  if (returnUrl && !/^https?:\/\//i.test(returnUrl)) returnUrl = null;
+  const continueLink = returnUrl ? html`<a class="continue" href="${returnUrl}">${s.continueLink}</a>` : '';
+  if (status !== 'collecting') return layout(locale, b, s.title, html`<h1>${s.title}</h1><p class="done">${returnUrl ? s.alreadyReturn : s.already}</p>${continueLink}`, undefined, nonce);
   const options = accepted.flatMap((d) => d.types.map((t) => html`<option value="${d.country}|${t}">${d.country} — ${(s as Record<string, string>)[t] ?? t}</option>`));
   const clientStrings = {
-    uploading: s.uploading, submitted: s.submitted, needFront: s.needFront, failed: s.failed, needLive: s.needLive,
+    uploading: s.uploading, submitted: returnUrl ? s.submittedReturn : s.submitted, continueLink: s.continueLink, handoffDone: s.handoffDone, needFront: s.needFront, failed: s.failed, needLive: s.needLive,
     liveNeutral: s.liveNeutral, turn_left: s.turn_left, turn_right: s.turn_right, nod: s.nod, blink: s.blink,
     guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideCentre: s.guideCentre, guideOk: s.guideOk, guideSeveral: s.guideSeveral,
     pending_turn_left: s.pending_turn_left, pending_turn_right: s.pending_turn_right, pending_nod: s.pending_nod,
@@ -69,7 +76,7 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
 </div>`;
   const body = html`<h1>${s.title}</h1>
 <p>${s.intro}</p>
-<form id="capture" novalidate data-strings="${JSON.stringify(clientStrings)}">
+<form id="capture" novalidate data-strings="${JSON.stringify(clientStrings)}"${returnUrl ? html` data-return-url="${returnUrl}"` : ''}>
   <label>${s.document}<select name="document" required>${options}</select></label>
   ${photo('document_front', s.front, true)}
   ${photo('document_back', s.back, false)}

@@ -10,6 +10,7 @@ import { Migration20261124194500_worker_status } from './Migration20261124194500
 import { Migration20261124220649_template_drafts } from './Migration20261124220649_template_drafts.js';
 import { Migration20261129070000_idempotency_keys } from './Migration20261129070000_idempotency_keys.js';
 import { Migration20261129080000_verification_reference_index } from './Migration20261129080000_verification_reference_index.js';
+import { Migration20261129090000_return_url } from './Migration20261129090000_return_url.js';
 
 /** Every committed migration, in order. `scripts/make-migration.ts` writes new ones; add them here. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124220649_template_drafts', class: Migration20261124220649_template_drafts },
   { name: 'Migration20261129070000_idempotency_keys', class: Migration20261129070000_idempotency_keys },
   { name: 'Migration20261129080000_verification_reference_index', class: Migration20261129080000_verification_reference_index },
+  { name: 'Migration20261129090000_return_url', class: Migration20261129090000_return_url },
 ];

@@ -7,7 +7,7 @@ import { newId } from '../domain/ids.js';
 import { captureSubmittedSignal } from '../domain/workflow-messages.js';
 import { CaptureSession, Project, Upload, Verification, type IVerification } from '../db/entities/index.js';
 import { sha256Hex } from '../platform/crypto.js';
-import type { TUploadKind } from '../domain/api-schemas.js';
+import { UPLOAD_KINDS, type TUploadKind } from '../domain/api-schemas.js';
 import type { ServiceDeps } from './deps.js';
 import { checkFrameMeta } from './liveness-challenge.js';
 
@@ -270,9 +270,14 @@ export async function submitCapture(deps: ServiceDeps, caseId: string, document:
   });
 }
 
-/** The Case's uploads so far, oldest first (ids and kinds only: what the hosted page resumes from). */
+/**
+ * The applicant's uploads so far, oldest first (ids and kinds only: what the hosted page resumes
+ * from). Only the kinds the capture API takes: the images the checks derive once the Case is
+ * submitted (activities/derived-uploads.ts) are not the applicant's, and listing them made the
+ * session answer 500 after processing began (its schema rightly knows only these kinds).
+ */
 export async function listCaseUploads(em: EntityManager, caseId: string): Promise<{ upload_id: string; kind: TUploadKind }[]> {
-  const uploads = await em.find(Upload, { verificationId: caseId }, { orderBy: { createdAt: 'asc' } });
+  const uploads = await em.find(Upload, { verificationId: caseId, kind: { $in: [...UPLOAD_KINDS] } }, { orderBy: { createdAt: 'asc' } });
   return uploads.map((u) => ({ upload_id: u.id, kind: u.kind as TUploadKind }));
 }
 

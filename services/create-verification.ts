@@ -39,6 +39,7 @@ export interface NewCaseInput {
   verifiee?: { email: string } | null;
   reference: string | null;
   locale: string | null;
+  returnUrl?: string | null;
   linkExpiresInSeconds: number;
   flow?: { id: string; versionRef: number };
 }
@@ -82,6 +83,7 @@ export async function createCase(deps: ServiceDeps, project: IProject, input: Ne
       verifiee: input.verifiee ?? null,
       reference: input.reference,
       locale: input.locale,
+      returnUrl: input.returnUrl ?? null,
       engineProfile: CURRENT_ENGINE_PROFILE,
       policyRevision: CURRENT_POLICY_REVISION,
       flowId: input.flow?.id ?? null,
@@ -135,6 +137,7 @@ export async function createVerification(deps: ServiceDeps, principal: Principal
     claimed: null,
     reference: body.reference ?? null,
     locale: body.locale ?? null,
+    returnUrl: body.return_url ?? null,
     linkExpiresInSeconds: body.link_expires_in ?? deps.config.linkTtlSeconds,
   }, idempotencyClaim(deps.config.secretsKey, idempotencyKey, 'verifications', body));
 }

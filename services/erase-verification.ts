@@ -9,7 +9,9 @@ import { eraseIdempotencyKeys } from './idempotency.js';
 import { findOwnCase } from './tenancy.js';
 
 /** Columns of `verifications` that can hold PII; all are nulled on erasure. */
-export const PII_COLUMNS = ['applicant', 'claimed', 'verifiee', 'reference', 'result'] as const;
+export const PII_COLUMNS = ['applicant', 'claimed', 'verifiee', 'reference', 'returnUrl', 'result'] as const;
+/** The receipt names fields as the API does. */
+const RECEIPT_NAME: Partial<Record<(typeof PII_COLUMNS)[number], string>> = { returnUrl: 'return_url' };
 
 export type ErasureReceipt = TErasureReceipt;
 
@@ -40,7 +42,7 @@ export async function eraseCase(deps: ServiceDeps, v: IVerification): Promise<Er
   return deps.em.transactional(async (tx: EntityManager) => {
     const row = await tx.findOneOrFail(Verification, { id: v.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (row.status === 'erased' && row.erasureReceipt) return row.erasureReceipt;
-    const fields: string[] = PII_COLUMNS.filter((c) => row[c] !== null && row[c] !== undefined);
+    const fields: string[] = PII_COLUMNS.filter((c) => row[c] !== null && row[c] !== undefined).map((c) => RECEIPT_NAME[c] ?? c);
     const uploads = await tx.count(Upload, { verificationId: v.id });
     const checks = await tx.count(CheckResult, { verificationId: v.id });
     if (uploads) fields.push('uploads');

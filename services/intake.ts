@@ -53,6 +53,7 @@ export async function runIntake(deps: ServiceDeps, principal: Principal, slug: s
     verifiee: { email: body.verifiee.email },
     reference: null,
     locale: body.locale ?? null,
+    returnUrl: body.return_url ?? null,
     linkExpiresInSeconds: body.link_expires_in ?? deps.config.linkTtlSeconds,
     flow: { id: flow.id, versionRef: version.version },
   }, idempotencyClaim(deps.config.secretsKey, idempotencyKey, `intake:${flow.slug}`, body));

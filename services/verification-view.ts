@@ -20,6 +20,7 @@ export function viewVerification(v: IVerification, opts: { includeResult: boolea
     ...(v.flowId ? { flow_id: v.flowId } : {}),
     ...(v.flowVersionRef !== null && v.flowVersionRef !== undefined ? { flow_version_ref: v.flowVersionRef } : {}),
     ...(v.reference ? { reference: v.reference } : {}),
+    ...(v.returnUrl ? { return_url: v.returnUrl } : {}),
     ...(v.review ? { customer_disposition: v.review.state, review: v.review } : {}),
     expires_at: v.linkExpiresAt.toISOString(),
     created_at: v.createdAt.toISOString(),

@@ -98,7 +98,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     if (!s.ok) return sendPage(reply, s.code === 'unauthorized' ? 401 : 410, errorPage(locale, {}, s.code === 'unauthorized' ? 'invalid' : s.code === 'verification_erased' ? 'erased' : 'expired', reply.cspNonce.style));
     const v = s.verification;
     const branding = await projectBranding(req.em, v.projectId);
-    return sendPage(reply, 200, capturePage(pickLocale(v.locale, req.headers['accept-language']), branding, v.acceptedDocuments, v.status, reply.cspNonce.style));
+    return sendPage(reply, 200, capturePage(pickLocale(v.locale, req.headers['accept-language']), branding, v.acceptedDocuments, v.status, reply.cspNonce.style, v.returnUrl ?? null));
   });
 
   // The short link lives as long as the Case's link; every open mints a fresh short-lived session.

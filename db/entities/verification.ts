@@ -28,6 +28,8 @@ export const Verification = defineEntity({
     /** PII (may identify the person in the integrator's system). */
     reference: p.string().length(200).nullable(),
     locale: p.string().length(8).nullable(),
+    /** PII (may carry the integrator's customer id): where the hosted page sends the applicant after submit. */
+    returnUrl: p.string().length(2000).nullable(),
     engineProfile: p.string().length(40),
     policyRevision: p.string().length(40),
     flowId: p.string().length(40).nullable(),

@@ -37,5 +37,13 @@ describe('a genuine applicant end to end', () => {
     expect(done.assessment, JSON.stringify(brief)).toBe('no_material_concerns');
     expect(done.summary_reasons).toEqual([]);
     expect(done.confidence).toBeGreaterThan(0.5);
+    // The checks derived images for each other (document crop, best frame); the capture session
+    // still answers, listing only the applicant's own uploads (it answered 500 once they existed).
+    const derived = await sql<{ kind: string }>("select kind from uploads where verification_id = $1 and kind in ('document_normalized', 'liveness_best')", [created.body.id]);
+    expect(derived.length).toBeGreaterThan(0);
+    const session = await api('GET', `/o/${token}/session`);
+    expect(session.status).toBe(200);
+    expect(session.body.status).toBe('completed');
+    expect(new Set(session.body.uploads.map((u: { kind: string }) => u.kind))).toEqual(new Set(['document_front', 'liveness_frame']));
   }, 300_000);
 });
