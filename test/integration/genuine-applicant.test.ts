@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareGenuineApplicant } from '../../bench/genuine-case.js';
-import { api, signup, sql, submit, tokenOf, upload, waitForStatus } from '../helpers.js';
+import { api, sampleJpeg, signup, sql, submit, tokenOf, upload, waitForStatus } from '../helpers.js';
 
 describe('a genuine applicant end to end', () => {
   it('reads the passport, passes liveness against its challenge, matches the face and concludes no_material_concerns', async () => {
@@ -45,5 +45,20 @@ describe('a genuine applicant end to end', () => {
     expect(session.status).toBe(200);
     expect(session.body.status).toBe('completed');
     expect(new Set(session.body.uploads.map((u: { kind: string }) => u.kind))).toEqual(new Set(['document_front', 'liveness_frame']));
+    // Every capture route, asked again of the processed Case (a reloaded page, a stale tab), answers
+    // without a 5xx: reads as before, writes refused with a problem, nothing changed.
+    const answers = {
+      page: (await fetch(created.body.onboarding_url)).status,
+      handoff: (await fetch(`${created.body.onboarding_url}/handoff.svg`)).status,
+      challenge: (await api('POST', `/o/${token}/challenge`, { json: {} })).status,
+      preview: (await api('POST', `/o/${token}/preview`, { body: new Uint8Array(await sampleJpeg(320, 240)), headers: { 'content-type': 'image/jpeg' } })).status,
+      upload: (await upload(token, 'document_back', front)).status,
+      frame: (await upload(token, 'liveness_frame', frames[0]!.image, 'f.jpg', frames[0]!.meta)).status,
+      submit: (await submit(token, { country: 'MOZ', type: 'passport' })).status,
+    };
+    expect(Object.values(answers).every((status) => status < 500), JSON.stringify(answers)).toBe(true);
+    expect(answers).toEqual({ page: 200, handoff: 200, challenge: 409, preview: 409, upload: 409, frame: 409, submit: 409 });
+    const after = await api('GET', `/v1/verifications/${created.body.id}`, { key });
+    expect([after.body.status, after.body.assessment]).toEqual(['completed', 'no_material_concerns']);
   }, 300_000);
 });
