@@ -48,7 +48,7 @@ async function answersOf(input: string[], filter: string, startS: number, durati
 /** The answers the page would have: one every PERIOD_MS, each about the frame taken then. */
 const sampled = (a: PreviewAnswer[]) => Array.from({ length: Math.floor(((a.length - 1) * 1000) / FPS / PERIOD_MS) + 1 }, (_, k) => ({ t: k * PERIOD_MS, answer: a[Math.round((k * PERIOD_MS * FPS) / 1000)]! }));
 
-interface Row { id: string; held_out: boolean; kind: string; step: string; hinted: boolean; inMotion: number; still: number }
+interface Row { id: string; held_out: boolean; kind: string; step: string; hinted: boolean; missed: boolean | null; inMotion: number; still: number }
 const rows: Row[] = [];
 const several: { id: string; kind: string; answers: number; multi: number; shown: number }[] = [];
 for (const [n, c] of labelledCases().entries()) {
@@ -71,6 +71,8 @@ for (const [n, c] of labelledCases().entries()) {
     watch.observe(t, answer);
     if (watch.pending(t)) hinted.add(ch.slots!.find((s) => t >= s.start_ms && t < s.end_ms)!.start_ms);
   }
+  // After the script: the steps the page would say it did not see (the retry advice).
+  const missedSteps = watch.missed();
   // Shifts of every frame (10 fps) from the same reference, for the margins.
   all.forEach((a, i) => { const s = watch.shift(a.face); if (s) shifts.push({ t: (i * 1000) / FPS, ...s }); });
   const inAny = (t: number) => c.steps.some((s) => t >= s.motion_s[0] * 1000 - 300 && t <= s.motion_s[1] * 1000 + 300);
@@ -80,7 +82,7 @@ for (const [n, c] of labelledCases().entries()) {
     const axis = (x: { dx: number; dy: number }) => (slot.step === 'nod' ? x.dy : x.dx);
     const inMotion = Math.max(0, ...shifts.filter((x) => x.t >= lab.motion_s[0] * 1000 && x.t <= lab.motion_s[1] * 1000).map(axis));
     const still = Math.max(0, ...shifts.filter((x) => !inAny(x.t) && x.t >= ch.neutral_ms!).map(axis));
-    rows.push({ id: c.id, held_out: c.held_out, kind: c.kind, step: slot.step, hinted: hinted.has(slot.start_ms), inMotion, still });
+    rows.push({ id: c.id, held_out: c.held_out, kind: c.kind, step: slot.step, hinted: hinted.has(slot.start_ms), missed: missedSteps ? missedSteps.some((m) => m.start_ms === slot.start_ms) : null, inMotion, still });
   }
 }
 
@@ -102,7 +104,8 @@ for (const held of [false, true]) {
   const g = set.filter((r) => r.kind === 'genuine'), nr = set.filter((r) => r.kind === 'non_response');
   console.log(`genuine turns and nods told "not yet" although performed (false hints): ${g.filter((r) => r.hinted).length}/${g.length}`);
   console.log(`non-responses: hint given for the step not performed: ${nr.filter((r) => r.hinted).length}/${nr.length}`);
-  for (const r of [...g, ...nr]) console.log(`  ${r.id.padEnd(20)} ${r.kind.padEnd(12)} ${r.step.padEnd(10)} ${r.hinted ? 'hint   ' : 'no hint'} largest shift in the labelled motion ${f(r.inMotion)}, outside any motion ${f(r.still)}`);
+  console.log(`after the script, "we did not see": genuine turns and nods listed although performed (false retry advice) ${g.filter((r) => r.missed).length}/${g.length}; non-responses listed ${nr.filter((r) => r.missed).length}/${nr.length}; no advice possible (no straight-look reference) ${set.filter((r) => r.missed === null).length}/${set.length}`);
+  for (const r of [...g, ...nr]) console.log(`  ${r.id.padEnd(20)} ${r.kind.padEnd(12)} ${r.step.padEnd(10)} ${r.hinted ? 'hint   ' : 'no hint'} ${r.missed === null ? 'no verdict' : r.missed ? 'missed    ' : 'seen      '} largest shift in the labelled motion ${f(r.inMotion)}, outside any motion ${f(r.still)}`);
 }
 console.log('\n## several faces (answers with >= 2 faces; "shown" = the page\'s rule, two answers in a row)');
 for (const k of ['genuine', 'non_response', 'screen_replay', 'two_people']) {

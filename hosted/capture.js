@@ -302,6 +302,7 @@ const RGB = { red: 'rgb(255,0,0)', green: 'rgb(0,255,0)', blue: 'rgb(0,0,255)', 
 
 async function recordLiveness() {
   let stream;
+  delete liveStatus.dataset.missed; // a new recording: the last one's advice no longer applies
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
   } catch (err) {
@@ -372,7 +373,11 @@ async function recordLiveness() {
     await new Promise((r) => setTimeout(r, 200)); // let the last toBlob callbacks queue their frames
     await frames.finish();
     livenessDone = true;
-    say(liveStatus, strings.liveDone);
+    // Advice only, before submit: a turn or nod the live preview never saw in its slot may not have
+    // been made (a prompt missed); the applicant may record again or submit as it is.
+    const missed = [...new Set((watch.missed() || []).map((slot) => strings[`missed_${slot.step}`]))];
+    say(liveStatus, missed.length ? strings.liveMissed.replace('{steps}', missed.join(` ${strings.missedAnd} `)) : strings.liveDone);
+    liveStatus.dataset.missed = missed.length ? 'true' : 'false';
     startButton.textContent = strings.liveRetry;
   } catch (problem) {
     flash.hidden = true;

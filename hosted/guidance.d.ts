@@ -5,12 +5,13 @@ export const GUIDE: { darkMean: number; backlitGap: number; backlitBorder: numbe
 export function measureFrame(data: ArrayLike<number>, w: number, h: number): FrameMeasure;
 export function guidanceFor(m: FrameMeasure, faces?: number | null): GuidanceKey | null;
 export interface PreviewAnswer { status: 'checked' | 'unavailable'; faces: number; face: { yaw: number; pitch: number; size: number } | null }
-export interface StepWatchOptions { turnShift: number; nodShift: number; hintAfter: number; minNeutral: number }
+export interface StepWatchOptions { turnShift: number; nodShift: number; hintAfter: number; minNeutral: number; minLooked: number }
 export const STEP_WATCH: StepWatchOptions;
 export interface ScriptLike { neutral_ms?: number; slots?: { step: string; start_ms: number; end_ms: number }[] }
 export interface StepWatch {
   observe(t: number, answer: PreviewAnswer | null): void;
   pending(t: number): string | null;
+  missed(): { step: string; start_ms: number; end_ms: number }[] | null;
   shift(face: PreviewAnswer['face']): { dx: number; dy: number } | null;
 }
 export function createStepWatch(challenge: ScriptLike, opts?: StepWatchOptions): StepWatch;

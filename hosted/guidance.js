@@ -56,7 +56,7 @@ export function guidanceFor(m, faces = null) {
 // the steps in full. No hint for a blink: five points cannot see one, and a blink is shorter than
 // the preview's period. STEP_WATCH thresholds were chosen with `npm run bench:guidance` on the
 // tuning split of bench/liveness-labels.json (figures in engine/faces/README.md, "Live guidance").
-export const STEP_WATCH = { turnShift: 0.1, nodShift: 0.08, hintAfter: 0.5, minNeutral: 2 };
+export const STEP_WATCH = { turnShift: 0.1, nodShift: 0.08, hintAfter: 0.5, minNeutral: 2, minLooked: 3 };
 
 function median(v) {
   const s = [...v].sort((a, b) => a - b);
@@ -73,6 +73,8 @@ export function createStepWatch(challenge, opts = STEP_WATCH) {
   const neutral = [];
   let ref = null;
   const seen = new Set();
+  /** Checked answers per slot after the straight look: a slot is judged only on what was looked at. */
+  const looked = new Map();
   const slotAt = (t) => (challenge.slots || []).find((s) => t >= s.start_ms && t < s.end_ms) || null;
   const shift = (face) => (ref && face ? { dx: Math.abs(face.yaw - ref.yaw), dy: Math.abs(face.pitch - ref.pitch) } : null);
   return {
@@ -87,6 +89,7 @@ export function createStepWatch(challenge, opts = STEP_WATCH) {
       const slot = slotAt(t);
       const s = shift(face);
       if (!slot || !s) return;
+      looked.set(slot.start_ms, (looked.get(slot.start_ms) || 0) + 1);
       if ((slot.step === 'turn_left' || slot.step === 'turn_right') && s.dx >= opts.turnShift) seen.add(slot.start_ms);
       if (slot.step === 'nod' && s.dy >= opts.nodShift) seen.add(slot.start_ms);
     },
@@ -94,6 +97,15 @@ export function createStepWatch(challenge, opts = STEP_WATCH) {
       const slot = slotAt(t);
       if (!ref || !slot || slot.step === 'blink' || seen.has(slot.start_ms)) return null;
       return t - slot.start_ms >= opts.hintAfter * (slot.end_ms - slot.start_ms) ? slot.step : null;
+    },
+    /**
+     * After the script: the turns and nods whose slot ended with the movement never seen, among the
+     * slots the preview looked at (at least `minLooked` checked answers). Null when nothing can be
+     * said (no straight-look reference, no script). Direction is not judged, as for `pending`.
+     */
+    missed() {
+      if (!ref || !challenge.slots) return null;
+      return challenge.slots.filter((s) => s.step !== 'blink' && !seen.has(s.start_ms) && (looked.get(s.start_ms) || 0) >= opts.minLooked);
     },
     /** How far one answer's face is from the straight look (for the bench and the debug log). */
     shift,

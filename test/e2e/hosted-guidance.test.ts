@@ -148,6 +148,17 @@ describe('step not yet done, while the timed script runs', () => {
       // The hints come from real detector answers about this camera's single face.
       expect(previews.filter((p) => p.status === 'checked').length).toBeGreaterThan(4);
       expect(previews.every((p) => p.faces <= 1)).toBe(true);
+      // After the script: the turns and nods never seen are named, with the choice to record again
+      // or submit (advice only).
+      const status = page.locator('#live-status[data-missed]');
+      await status.waitFor({ timeout: 60_000 });
+      expect(await status.getAttribute('data-missed')).toBe('true');
+      const es = STRINGS.es as Record<string, string>;
+      const names = [...new Set(challenge.slots.filter((s) => s.step !== 'blink').map((s) => es[`missed_${s.step}`]!))];
+      expect(await status.textContent()).toBe(STRINGS.es.liveMissed.replace('{steps}', names.join(` ${STRINGS.es.missedAnd} `)));
+      expect(await page.getByRole('button', { name: STRINGS.es.liveRetry }).isVisible()).toBe(true);
+      const after = await axeViolations(page, path.join(SHOTS, 'hosted-guidance-step-missed.png'));
+      expect(after.filter(isSerious)).toEqual([]);
       await context.close();
     } finally {
       await browser.close();
