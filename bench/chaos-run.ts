@@ -72,6 +72,8 @@ export interface ChaosResult {
   badSignatures: number;
   /** Requests the load sent again (the api, PostgreSQL or Temporal was down). */
   clientRetries: number;
+  /** Creates sent again that were answered with the Case they had made (Idempotency-Key). */
+  replayedCreates: number;
   /** Delivery attempts that got no 2xx (webhook_deliveries rows). */
   failedDeliveryAttempts: number;
   faults: FaultFigures[];
@@ -188,6 +190,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     // The load: `cases` genuine applicants, `concurrency` at a time, each retrying like a client.
     let submitted = 0;
     let clientRetries = 0;
+    let replayedCreates = 0;
     /** Every Case id a create answered the load with (a create sent again answers the same id). */
     const createdIds = new Set<string>();
     const submittedAt = new Map<string, number>();
@@ -197,7 +200,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       while (next < o.cases) {
         next++;
         try {
-          const r = await captureGenuineCase({ base: s.apiUrl, key: signup.api_key, db: db!, applicant: o.applicant, linkExpiresIn: o.linkExpiresIn ?? 300, retryForMs: 240_000, onRetry: () => { clientRetries++; }, onCreated: (id) => createdIds.add(id) });
+          const r = await captureGenuineCase({ base: s.apiUrl, key: signup.api_key, db: db!, applicant: o.applicant, linkExpiresIn: o.linkExpiresIn ?? 300, retryForMs: 240_000, onRetry: () => { clientRetries++; }, onCreated: (id) => createdIds.add(id), onReplayed: () => { replayedCreates++; } });
           submitted++;
           submittedAt.set(r.id, r.submitted);
         } catch (err) {
@@ -370,6 +373,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       duplicateWebhooks: duplicates,
       badSignatures: receiver.badSignatures(),
       clientRetries,
+      replayedCreates,
       failedDeliveryAttempts,
       faults,
       compensatedCreates,

@@ -63,6 +63,7 @@ const rows: [string, (r: ChaosResult) => string][] = [
   ['duplicate webhooks (same assessment) / bad signatures', (r) => `${r.duplicateWebhooks} / ${r.badSignatures}`],
   ['failed delivery attempts (redelivered later)', (r) => String(r.failedDeliveryAttempts)],
   ['client requests sent again', (r) => String(r.clientRetries)],
+  ['creates sent again, answered with their Case (Idempotency-Key)', (r) => String(r.replayedCreates)],
   ['creates that never committed (workflow ended itself)', (r) => String(r.compensatedCreates)],
   ['crashes (unplanned exits)', (r) => String(r.unplannedExits.length)],
   ['statuses', (r) => Object.entries(r.statuses).map(([k, n]) => `${k} ${n}`).join(', ')],

@@ -90,6 +90,8 @@ export interface CaptureOptions {
   onRetry?: (what: string) => void;
   /** Called once the Case exists (its id), before capture. */
   onCreated?: (id: string) => void;
+  /** Called when a create sent again was answered with the Case it had made (`Idempotent-Replayed`). */
+  onReplayed?: () => void;
   /**
    * Liveness frames per request to `POST /o/{token}/frames`, as the hosted page sends them
    * (FRAMES_PER_REQUEST, 8). 1: each frame alone to `POST /o/{token}/uploads`, the older path.
@@ -150,6 +152,7 @@ export async function captureGenuineCase(o: CaptureOptions): Promise<{ id: strin
     const text = await r.text();
     if (r.status >= 500) throw new Retryable(`${method} ${p}: ${r.status} ${text}`);
     if (r.status >= 300 && !accept.includes(r.status)) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+    if (r.headers.get('idempotent-replayed') === 'true') o.onReplayed?.();
     return { status: r.status, body: (text ? JSON.parse(text) : null) as any };
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PRUNE_IDEMPOTENCY_SQL } from '../../services/idempotency.js';
-import { api, countRows, SAMPLE_APPLICANT, signup, sql, tokenOf } from '../helpers.js';
+import { api, countRows, SAMPLE_APPLICANT, signup, sql, stack, tokenOf, waitFor } from '../helpers.js';
 
 /**
  * `Idempotency-Key` on creates: a client that lost a create's answer sends it again and gets the
@@ -61,6 +61,26 @@ describe('Idempotency-Key on creates', () => {
     expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(5);
     expect(await cases(projectId)).toBe(1);
     expect(await countRows('idempotency_keys', 'project_id = $1', [projectId])).toBe(1);
+  });
+
+  it('a create whose answer the client never read (it hung up once the Case was committed), sent again with its key, answers that Case', async () => {
+    const { projectId, key } = await signup();
+    const idem = randomUUID();
+    const hangUp = new AbortController();
+    const lost = fetch(`${stack().apiUrl}/v1/verifications`, {
+      method: 'POST', signal: hangUp.signal,
+      headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': idem }, body: JSON.stringify(body),
+    }).catch(() => null);
+    // The client hangs up as soon as the Case is committed, before it reads any answer.
+    await waitFor(async () => (await cases(projectId)) === 1, 10_000);
+    hangUp.abort();
+    await lost;
+    const again = await create(key, idem);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await cases(projectId)).toBe(1);
+    const [row] = await sql<{ id: string }>('select id from verifications where project_id = $1', [projectId]);
+    expect(again.body.id).toBe(row!.id);
   });
 
   it('keys are per project: another project\'s identical key makes its own Case', async () => {
