@@ -102,6 +102,7 @@ function watchForPhoneSubmit() {
   if (watching) return;
   watching = true;
   const timer = setInterval(async () => {
+    if (!document.body.contains(form)) return clearInterval(timer); // finished here after all
     try {
       const res = await fetch(`${base}/session`, { cache: 'no-store' });
       if (res.status === 401 || res.status === 410) return clearInterval(timer);
