@@ -23,7 +23,7 @@ import { issueChallenge } from '../domain/liveness.js';
 import { modelsDir, videosDir } from '../engine/assets.js';
 import { quantile } from '../engine/faces/geometry.js';
 import { loadFacePreviewModel, type PreviewFaces } from '../engine/faces/preview.js';
-import { createStepWatch, facesSeen, STEP_WATCH, type PreviewAnswer } from '../hosted/guidance.js';
+import { createStepWatch, facesSeen, RECORDING_ADVICE, recordingAdvice, STEP_WATCH, type PreviewAnswer } from '../hosted/guidance.js';
 import { scriptedChallengeForClip, seededRandom } from '../tools/faces/testing/captures.js';
 import { clipPath, LABELLED_NOW, labelledCases } from '../tools/faces/testing/labelled.js';
 
@@ -51,6 +51,8 @@ const sampled = (a: PreviewAnswer[]) => Array.from({ length: Math.floor(((a.leng
 interface Row { id: string; held_out: boolean; kind: string; step: string; hinted: boolean; missed: boolean | null; inMotion: number; still: number }
 const rows: Row[] = [];
 const several: { id: string; kind: string; answers: number; multi: number; shown: number }[] = [];
+/** The page's advice after a recording of the whole clip (answers at the preview rate). */
+const afterRecording: { id: string; kind: string; held_out: boolean; several: boolean; faceMissing: boolean; checked: number }[] = [];
 for (const [n, c] of labelledCases().entries()) {
   let all: PreviewAnswer[];
   try {
@@ -61,6 +63,7 @@ for (const [n, c] of labelledCases().entries()) {
   }
   const seq = sampled(all);
   several.push({ id: c.id, kind: c.kind, answers: seq.length, multi: seq.filter((s) => s.answer.faces >= 2).length, shown: seq.filter((_, i) => (facesSeen(seq.slice(0, i + 1).map((s) => s.answer)) ?? 0) >= 2).length });
+  afterRecording.push({ id: c.id, kind: c.kind, held_out: c.held_out, ...recordingAdvice(seq.map((s) => s.answer)) });
   if (c.kind !== 'genuine' && c.kind !== 'non_response') continue;
   const ch = scriptedChallengeForClip(issueChallenge(seededRandom(1000 + n), LABELLED_NOW), Math.round(c.duration_s * 1000), Math.round(c.neutral_s * 1000),
     c.steps.map((s) => ({ step: s.step, startMs: s.motion_s[0] * 1000, endMs: s.motion_s[1] * 1000 })));
@@ -93,6 +96,7 @@ for (const [a, b] of pairs) {
   const ans = await answersOf(['-i', path.join(videosDir(), a), '-i', path.join(videosDir(), b)], '[0:v]crop=\'min(iw,ih*3/4)\':\'min(ih,iw*4/3)\',scale=240:320,setsar=1[a];[1:v]crop=\'min(iw,ih*3/4)\':\'min(ih,iw*4/3)\',scale=240:320,setsar=1[b];[a][b]hstack=inputs=2,pad=480:360:0:20,', 0, 4);
   const seq = sampled(ans);
   several.push({ id: `two: ${a.split('.')[0]} + ${b.split('.')[0]}`, kind: 'two_people', answers: seq.length, multi: seq.filter((s) => s.answer.faces >= 2).length, shown: seq.filter((_, i) => (facesSeen(seq.slice(0, i + 1).map((s) => s.answer)) ?? 0) >= 2).length });
+  afterRecording.push({ id: `two: ${a.split('.')[0]} + ${b.split('.')[0]}`, kind: 'two_people', held_out: false, ...recordingAdvice(seq.map((s) => s.answer)) });
 }
 
 const f = (v: number) => v.toFixed(3);
@@ -111,5 +115,11 @@ console.log('\n## several faces (answers with >= 2 faces; "shown" = the page\'s 
 for (const k of ['genuine', 'non_response', 'screen_replay', 'two_people']) {
   const s = several.filter((x) => x.kind === k);
   console.log(`${k}: shown in ${s.reduce((a, x) => a + x.shown, 0)}/${s.reduce((a, x) => a + x.answers, 0)} answers; cases with any: ${s.filter((x) => x.shown > 0).map((x) => `${x.id} ${x.shown}/${x.answers}`).join(', ') || 'none'}`);
+}
+console.log(`\n## after the recording (RECORDING_ADVICE ${JSON.stringify(RECORDING_ADVICE)}): "another face" / "face not seen for most of it"`);
+for (const k of ['genuine', 'non_response', 'screen_replay', 'two_people']) {
+  const s = afterRecording.filter((x) => x.kind === k);
+  const list = (f: (x: typeof s[number]) => boolean) => s.filter(f).map((x) => `${x.id}${x.held_out ? ' (held out)' : ''}`).join(', ') || 'none';
+  console.log(`${k} (n=${s.length}): another face ${s.filter((x) => x.several).length}/${s.length} [${list((x) => x.several)}]; face not seen ${s.filter((x) => x.faceMissing).length}/${s.length} [${list((x) => x.faceMissing)}]; too few answers to say ${s.filter((x) => x.checked < RECORDING_ADVICE.minChecked).length}`);
 }
 await model.release();

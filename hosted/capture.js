@@ -1,4 +1,4 @@
-import { createStepWatch, facesSeen, guidanceFor, measureFrame } from './guidance.js';
+import { createStepWatch, facesSeen, guidanceFor, measureFrame, recordingAdvice } from './guidance.js';
 
 // Client of the capture API. The session token is the last path segment of this page's URL and is
 // the only credential; it never leaves this origin (Referrer-Policy: no-referrer).
@@ -339,7 +339,8 @@ async function recordLiveness() {
     const t0 = performance.now();
     // "Step not yet done" and "several faces" while recording (hosted/guidance.js createStepWatch).
     const watch = createStepWatch(challenge);
-    preview.listen((answer, takenAt) => watch.observe(Math.round(takenAt - t0), answer));
+    const answers = [];
+    preview.listen((answer, takenAt) => { answers.push(answer); watch.observe(Math.round(takenAt - t0), answer); });
     let n = 0;
     await new Promise((resolve) => {
       const tick = () => {
@@ -377,8 +378,14 @@ async function recordLiveness() {
     // Advice only, before submit: a turn or nod the live preview never saw in its slot may not have
     // been made (a prompt missed); the applicant may record again or submit as it is.
     const missed = [...new Set((watch.missed() || []).map((slot) => strings[`missed_${slot.step}`]))];
-    say(liveStatus, missed.length ? strings.liveMissed.replace('{steps}', missed.join(` ${strings.missedAnd} `)) : strings.liveDone);
-    liveStatus.dataset.missed = missed.length ? 'true' : 'false';
+    const seenOf = recordingAdvice(answers);
+    const advice = [
+      ...(seenOf.several ? [strings.liveSeveral] : []),
+      ...(seenOf.faceMissing ? [strings.liveNoFace] : []),
+      ...(missed.length ? [strings.liveMissed.replace('{steps}', missed.join(` ${strings.missedAnd} `))] : []),
+    ];
+    say(liveStatus, advice.length ? `${strings.liveRecorded} ${advice.join(' ')} ${strings.liveRetake}` : strings.liveDone);
+    liveStatus.dataset.missed = advice.length ? 'true' : 'false';
     startButton.textContent = strings.liveRetry;
   } catch (problem) {
     flash.hidden = true;

@@ -16,3 +16,6 @@ export interface StepWatch {
 }
 export function createStepWatch(challenge: ScriptLike, opts?: StepWatchOptions): StepWatch;
 export function facesSeen(answers: (PreviewAnswer | null)[]): number | null;
+export interface RecordingAdviceOptions { minChecked: number; noFaceShare: number }
+export const RECORDING_ADVICE: RecordingAdviceOptions;
+export function recordingAdvice(answers: (PreviewAnswer | null)[], opts?: RecordingAdviceOptions): { several: boolean; faceMissing: boolean; checked: number };

@@ -121,3 +121,19 @@ export function facesSeen(answers) {
   const checked = answers.filter((a) => a && a.status === 'checked').slice(-2);
   return checked.length < 2 ? null : Math.min(checked[0].faces, checked[1].faces);
 }
+
+/**
+ * After the recording, what the live preview saw of the applicant during it (its answers, in
+ * order): `several` when two checked answers in a row saw two faces or more (the "several faces"
+ * rule), `faceMissing` when at least `noFaceShare` of the checked answers saw no face. Nothing is
+ * said on fewer than `minChecked` checked answers (the preview was unavailable or rate-limited).
+ */
+export const RECORDING_ADVICE = { minChecked: 8, noFaceShare: 0.5 };
+export function recordingAdvice(answers, opts = RECORDING_ADVICE) {
+  const checked = answers.filter((a) => a && a.status === 'checked');
+  if (checked.length < opts.minChecked) return { several: false, faceMissing: false, checked: checked.length };
+  let several = false;
+  for (let i = 1; i < checked.length; i++) if (Math.min(checked[i - 1].faces, checked[i].faces) >= 2) several = true;
+  const none = checked.filter((a) => a.faces === 0).length;
+  return { several, faceMissing: none / checked.length >= opts.noFaceShare, checked: checked.length };
+}

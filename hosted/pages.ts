@@ -60,7 +60,7 @@ export function capturePage(locale: Locale, b: PageBranding, accepted: { country
     liveNeutral: s.liveNeutral, turn_left: s.turn_left, turn_right: s.turn_right, nod: s.nod, blink: s.blink,
     guideDark: s.guideDark, guideBacklit: s.guideBacklit, guideFar: s.guideFar, guideClose: s.guideClose, guideCentre: s.guideCentre, guideOk: s.guideOk, guideSeveral: s.guideSeveral,
     pending_turn_left: s.pending_turn_left, pending_turn_right: s.pending_turn_right, pending_nod: s.pending_nod,
-    liveDone: s.liveDone, liveMissed: s.liveMissed, missed_turn_left: s.missed_turn_left, missed_turn_right: s.missed_turn_right, missed_nod: s.missed_nod, missedAnd: s.missedAnd, liveRetry: s.liveRetry, liveUploading: s.liveUploading, noCamera: s.noCamera, cameraDenied: s.cameraDenied,
+    liveDone: s.liveDone, liveRecorded: s.liveRecorded, liveMissed: s.liveMissed, liveSeveral: s.liveSeveral, liveNoFace: s.liveNoFace, liveRetake: s.liveRetake, missed_turn_left: s.missed_turn_left, missed_turn_right: s.missed_turn_right, missed_nod: s.missed_nod, missedAnd: s.missedAnd, liveRetry: s.liveRetry, liveUploading: s.liveUploading, noCamera: s.noCamera, cameraDenied: s.cameraDenied,
     adviceChecking: s.adviceChecking, adviceOk: s.adviceOk, adviceIntro: s.adviceIntro,
     // One sentence per advice code the upload can answer with (domain CAPTURE_ISSUES).
     ...Object.fromEntries(CAPTURE_ISSUES.map((code) => [code, s[code]])),

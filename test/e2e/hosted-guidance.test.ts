@@ -155,7 +155,7 @@ describe('step not yet done, while the timed script runs', () => {
       expect(await status.getAttribute('data-missed')).toBe('true');
       const es = STRINGS.es as Record<string, string>;
       const names = [...new Set(challenge.slots.filter((s) => s.step !== 'blink').map((s) => es[`missed_${s.step}`]!))];
-      expect(await status.textContent()).toBe(STRINGS.es.liveMissed.replace('{steps}', names.join(` ${STRINGS.es.missedAnd} `)));
+      expect(await status.textContent()).toBe(`${STRINGS.es.liveRecorded} ${STRINGS.es.liveMissed.replace('{steps}', names.join(` ${STRINGS.es.missedAnd} `))} ${STRINGS.es.liveRetake}`);
       expect(await page.getByRole('button', { name: STRINGS.es.liveRetry }).isVisible()).toBe(true);
       const after = await axeViolations(page, path.join(SHOTS, 'hosted-guidance-step-missed.png'));
       expect(after.filter(isSerious)).toEqual([]);
