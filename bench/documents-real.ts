@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { wilson95 } from './stats.js';
 import type { DocumentEngine, MrzScan } from '../engine/document/index.js';
 
 export interface RealTruth { file: string; mrz_lines: string[]; format: string; capture?: string; checks_valid?: boolean; /** Other MRZs in the same picture that count as right too (two cards in one photo). */ mrz_alternatives?: string[][] }
@@ -66,6 +67,8 @@ export async function runRealBench(dir: string, engine: DocumentEngine, onProgre
 }
 
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
+/** A rate with its count and 95 % interval: documents are the independent unit (lines of one document are not). */
+const withCi = (a: number, b: number) => { const w = wilson95(a, b); return b ? `${pct(a, b)} (${a}/${b}; 95% CI ${w.lo.toFixed(0)}–${w.hi.toFixed(0)}%)` : 'n/a'; };
 const q = (v: number[], p: number) => { const s = [...v].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0; };
 
 export function realReport(rows: RealRow[], dir: string): string {
@@ -77,7 +80,7 @@ export function realReport(rows: RealRow[], dir: string): string {
     if (!rs.length) return;
     const lt = rs.reduce((a, r) => a + r.linesTotal, 0), le = rs.reduce((a, r) => a + r.linesExact, 0);
     const cpu = rs.map((r) => r.cpuMs), wall = rs.map((r) => r.ms);
-    out.push(`| ${label} | ${rs.length} | ${pct(rs.filter((r) => r.found).length, rs.length)} | ${pct(le, lt)} (${le}/${lt}) | ${pct(rs.filter((r) => r.docExact).length, rs.length)} | ${pct(rs.filter((r) => r.valid).length, rs.length)} | ${rs.filter((r) => r.silent).length} | ${q(cpu, 0.5).toFixed(0)} ms | ${q(cpu, 0.95).toFixed(0)} ms | ${q(wall, 0.5).toFixed(0)} ms | ${q(wall, 0.95).toFixed(0)} ms |`);
+    out.push(`| ${label} | ${rs.length} | ${pct(rs.filter((r) => r.found).length, rs.length)} | ${pct(le, lt)} (${le}/${lt}) | ${withCi(rs.filter((r) => r.docExact).length, rs.length)} | ${pct(rs.filter((r) => r.valid).length, rs.length)} | ${rs.filter((r) => r.silent).length} | ${q(cpu, 0.5).toFixed(0)} ms | ${q(cpu, 0.95).toFixed(0)} ms | ${q(wall, 0.5).toFixed(0)} ms | ${q(wall, 0.95).toFixed(0)} ms |`);
   };
   line('tuning', rows.filter((r) => r.set === 'tuning'));
   line('**held-out**', rows.filter((r) => r.set === 'held-out'));

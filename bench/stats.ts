@@ -35,3 +35,14 @@ export async function runConcurrent(total: number, concurrency: number, fn: (i: 
   );
   return { latencies, wallMs: performance.now() - t0, errors };
 }
+
+/**
+ * Wilson score interval (95 %) of k successes in n, in percent: what a rate measured on a few dozen
+ * real images can and cannot claim (10/11 is 62–98 %).
+ */
+export function wilson95(k: number, n: number): { lo: number; hi: number } {
+  if (n === 0) return { lo: NaN, hi: NaN };
+  const z = 1.96, p = k / n, d = 1 + (z * z) / n;
+  const c = p + (z * z) / (2 * n), a = z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  return { lo: (100 * (c - a)) / d, hi: (100 * (c + a)) / d };
+}
