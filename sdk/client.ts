@@ -133,7 +133,7 @@ export function createClient(options: ClientOptions) {
     getVerification: async (id: string) => (await send<Verification>({ method: 'GET', path: `/v1/verifications/${encodeURIComponent(id)}`, retryable: true })).body,
     listVerifications: async (query: ListQuery = {}) => {
       const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-      return (await send<{ data: Verification[]; next_cursor: string | null }>({ method: 'GET', path: `/v1/verifications${qs.size ? `?${qs}` : ''}`, retryable: true })).body;
+      return (await send<{ data: Verification[]; next_cursor: string | null }>({ method: 'GET', path: `/v1/verifications${qs.toString() ? `?${qs}` : ''}`, retryable: true })).body;
     },
     /** `DELETE /v1/verifications/{id}`: erases the PII; repeating it answers the same receipt, so it is retried. */
     eraseVerification: async (id: string) => (await send<{ id: string; status: 'erased'; erased_at: string; erased: { fields: string[]; files: number } }>({ method: 'DELETE', path: `/v1/verifications/${encodeURIComponent(id)}`, retryable: true })).body,
