@@ -12,7 +12,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, type DocumentType } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, type DocumentType } from '../engine/document/index.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
@@ -24,7 +24,9 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen).
 const SETTINGS = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11,
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12,
+  // Ablation of 3.0 (experiment): the recogniser without its veto on tesseract-only confirmations.
+  'v12-noveto': { ...DOCUMENT_SETTINGS_V12, version: 'document-engine@3.0.0-noveto (experiment)', scan: { ...DOCUMENT_SETTINGS_V12.scan!, mrzVeto: undefined } },
   // Ablations of 2.6 (experiments, not released settings versions): one of its three changes left out.
   'v8-nolines': { ...DOCUMENT_SETTINGS_V8, version: 'document-engine@2.6.0-nolines (experiment)', scan: { ...DOCUMENT_SETTINGS_V8.scan!, overlayLines: undefined } },
   'v8-maskonly': { ...DOCUMENT_SETTINGS_V8, version: 'document-engine@2.6.0-maskonly (experiment)', scan: { ...DOCUMENT_SETTINGS_V8.scan!, overlayLines: 'mask' } },
@@ -82,7 +84,7 @@ interface Row {
 
 // The synthetic corpus runs under `--synthetic-settings v1|v2|v3|v4` (default v1, the settings its
 // published figures were measured with; v2–v4 add the 2.x scan in front of the template reader).
-const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11 } as const;
+const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12 } as const;
 const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
 if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3, v4, v5, v6 or v7');
 const engine = await createDocumentEngine(SYNTH[synthKey]);

@@ -25,6 +25,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-15': '21e6dfaa2c7d8eb4c8b92528c01d089eb7df6d3f9edea43507831d5ae1ccab70',
   'ep-2026.11-16': '43fe1185e0d22944dde525f03d92edb1efd75668e5f84a2f171e581bb7b7755e',
   'ep-2026.11-17': '44b6a441f284ed50e3646b8bfecf8ac2094bcc981850582943fe4c29f9ec744b',
+  'ep-2026.11-18': 'e57dbf4a0004f367d46ea314c6949e61151928b1c7f6902b39005b359a4259e0',
 };
 
 describe('engine profiles', () => {

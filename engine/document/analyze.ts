@@ -6,6 +6,7 @@ import { normalizeImage, type WorkingImage } from './image/normalize.js';
 import { scanMrz, type MrzScan } from './mrz/scan.js';
 import { birthDateIso, expiryDateIso, type ParsedMrz } from './mrz/parse.js';
 import type { GlyphReader } from './mrz/glyphs.js';
+import type { MrzLineRecognizer } from './mrz/mrzrec.js';
 import type { LineRecognizer } from './mrz/rec.js';
 import { readMrz, type MrzRead } from './mrz/read.js';
 import { DocumentEngineError, type ModelStamp, type OcrWorker } from './ocr/workers.js';
@@ -39,7 +40,7 @@ export interface AnalyzeResult {
 
 interface Signal { reason: string; hard: boolean }
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-interface Workers { mrz: OcrWorker; visual: OcrWorker; glyph: () => Promise<GlyphReader | undefined>; /** 2.9 (`scan.lineRec`): the learned line recogniser. */ rec?: () => Promise<LineRecognizer | undefined>; models: ModelStamp[]; language?: (lang: 'por' | 'spa') => OcrWorker | undefined }
+interface Workers { mrz: OcrWorker; visual: OcrWorker; glyph: () => Promise<GlyphReader | undefined>; /** 2.9 (`scan.lineRec`): the learned line recogniser. */ rec?: () => Promise<LineRecognizer | undefined>; /** 3.0 (`scan.mrzRec`): the project's MRZ recogniser. */ mrzRec?: () => Promise<MrzLineRecognizer | undefined>; models: ModelStamp[]; language?: (lang: 'por' | 'spa') => OcrWorker | undefined }
 
 /** failed beats review beats passed; an outcome with no signals passed. */
 function outcome(check: TCheckName, settings: TDocumentEngineSettings, signals: Signal[], score: number | null, evidence: Record<string, unknown>, ms: number, models: ModelStamp[] = []): TCheckOutcome {
@@ -117,9 +118,9 @@ async function sideImage(bytes: Buffer, t: DocumentTemplate, s: TDocumentEngineS
 }
 
 /** 2.x: the MRZ found anywhere in the uploaded photo, in the shape the rest of the analysis expects. */
-async function scannedMrz(img: WorkingImage, t: DocumentTemplate, s: TDocumentEngineSettings, mrz: OcrWorker, glyph?: GlyphReader, rec?: LineRecognizer): Promise<{ read: MrzRead; scan: MrzScan }> {
+async function scannedMrz(img: WorkingImage, t: DocumentTemplate, s: TDocumentEngineSettings, mrz: OcrWorker, glyph?: GlyphReader, rec?: LineRecognizer, mrzRec?: MrzLineRecognizer): Promise<{ read: MrzRead; scan: MrzScan }> {
   // 2.2 (`glyphVote`): the OCR-B glyph reader confirms and votes with tesseract's reads.
-  const scan = await scanMrz(img, { tesseract: mrz, glyph: s.scan!.glyphVote ? glyph : undefined, rec: s.scan!.lineRec ? rec : undefined }, { ...s.scan!, timeoutMs: s.ocr.mrzTimeoutMs, plausible: (p) => plausibleMrz(t, p) });
+  const scan = await scanMrz(img, { tesseract: mrz, glyph: s.scan!.glyphVote ? glyph : undefined, rec: s.scan!.lineRec ? rec : undefined, mrz: s.scan!.mrzRec ? mrzRec : undefined }, { ...s.scan!, timeoutMs: s.ocr.mrzTimeoutMs, plausible: (p) => plausibleMrz(t, p) });
   const read: MrzRead = {
     parsed: scan.parsed, valid: scan.valid,
     // Unconfirmed reads are never trusted; a misprinted check digit confirmed by two reads is evidence.
@@ -189,7 +190,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   captionsRead.catch(() => undefined);
   try {
     [mrzRead, visual] = await Promise.all([
-      s.scan ? scannedMrz(mrzSide.working, template, s, workers.mrz, s.scan.glyphVote ? await workers.glyph() : undefined, s.scan.lineRec ? await workers.rec?.() : undefined).then(async (r) => {
+      s.scan ? scannedMrz(mrzSide.working, template, s, workers.mrz, s.scan.glyphVote ? await workers.glyph() : undefined, s.scan.lineRec ? await workers.rec?.() : undefined, s.scan.mrzRec ? await workers.mrzRec?.() : undefined).then(async (r) => {
         scan = r.scan;
         if (r.read.valid) return r.read;
         // Not found or not confirmed anywhere in the frame: the 1.x reader on the template's band of

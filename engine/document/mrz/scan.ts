@@ -2,6 +2,7 @@ import { states } from 'mrz';
 import sharp from 'sharp';
 import type { OcrLine, OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
+import type { MrzLineRecognizer } from './mrzrec.js';
 import type { LineRecognizer } from './rec.js';
 import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
 import { parseMrz, type MrzFormat, type ParsedMrz } from './parse.js';
@@ -135,6 +136,23 @@ export interface ScanOptions {
    * reader (votes and agrees, never vetoes). It never stands alone.
    */
   lineRec?: boolean;
+  /**
+   * 3.0: the project's own MRZ recogniser (`readers.mrz`, `mrzrec.ts`) reads the band's first crop
+   * line by line. Where tesseract's first read does not pass its check digits and the recogniser's
+   * does, the recogniser's read is the band's first read, and it needs a second, independent read
+   * (glyph reader, tesseract, PP-OCRv4) printing the same lines, as any first read does. Where
+   * tesseract's first read passes, the recogniser confirms it like the glyph reader, and votes
+   * without a veto. Its value names the model (file and sha256), which the engine loads.
+   */
+  mrzRec?: { model: string; sha256: string };
+  /**
+   * 3.0: two tesseract reads of one band (different preprocessing, one model) can make the same
+   * misread that passes a check digit (tuning, a scan scaled to 0.22: `990Q7Z99` for `99002299` in
+   * two reads). Their agreement confirms a read only when the MRZ recogniser, another family, does
+   * not read the band otherwise in the same format. Confirmations that involve another family
+   * (glyph reader, PP-OCRv4, the MRZ recogniser) are unchanged.
+   */
+  mrzVeto?: boolean;
 }
 
 /**
@@ -179,7 +197,7 @@ export function statesKnown(p: ParsedMrz): boolean {
 export type RetryVariant = 'tall' | 'thin' | 'flat' | 'grey';
 export type CropVariant = 'grey' | 'binary' | 'small' | RetryVariant;
 
-export interface ScanReaders { tesseract: OcrWorker; glyph?: GlyphReader; glyphPitchPx?: number; /** 2.9 (`lineRec`): the learned line recogniser. */ rec?: LineRecognizer }
+export interface ScanReaders { tesseract: OcrWorker; glyph?: GlyphReader; glyphPitchPx?: number; /** 2.9 (`lineRec`): the learned line recogniser. */ rec?: LineRecognizer; /** 3.0 (`mrzRec`): the project's MRZ recogniser. */ mrz?: MrzLineRecognizer }
 
 const WIDTHS: Record<MrzFormat, number> = { TD1: 30, TD2: 36, TD3: 44 };
 const COUNTS: Record<MrzFormat, number> = { TD1: 3, TD2: 2, TD3: 2 };
@@ -810,6 +828,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
         const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
+        if (ok) otherFamily.add(ok);
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return ok;
       })());
@@ -829,11 +848,49 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const texts: string[] = [];
         for (const part of parts ?? []) texts.push(await readers.rec!.read(part));
         const r = parts ? markCleaned(interpret(texts.map((text) => ({ text, confidence: 100 })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        if (r) otherFamily.add(r);
         attempts.push({ band: bi, flipped, source: 'rec', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return r;
       })());
     }
     return recCache.get(key)!;
+  };
+
+  /** Reads by another family than tesseract's (glyph reader, PP-OCRv4, the MRZ recogniser). */
+  const otherFamily = new WeakSet<Interpreted>();
+  /**
+   * 3.0 (`mrzVeto`): the MRZ recogniser read this band and turn in the version's format and printed
+   * other lines. Only the recogniser's read made for this band and turn counts; none read, no veto.
+   */
+  const mrzObjects = async (bi: number, b: MrzBand, flipped: boolean, v: Interpreted): Promise<boolean> => {
+    if (!opts.mrzVeto || !readers.mrz || !opts.mrzRec) return false;
+    const q = await mrzRead(bi, b, flipped);
+    return !!q && q.format === v.format && q.lines.some((l, k) => l !== v.lines[k]);
+  };
+  /** 3.0 (`mrzRec`): the MRZ recogniser on the band's first crop, one read per text line; once per band and turn. */
+  const mrzCache = new Map<string, Promise<Interpreted | null>>();
+  const mrzRead = (bi: number, b: MrzBand, flipped: boolean): Promise<Interpreted | null> => {
+    const key = `${bi}:${flipped}`;
+    if (!mrzCache.has(key)) {
+      mrzCache.set(key, (async () => {
+        const t0 = Date.now();
+        const png = await firstCrop(b, flipped);
+        const parts = await splitTextLines(png);
+        const reads: { text: string; confidence: number }[] = [];
+        for (const part of parts ?? []) reads.push(await readers.mrz!.read(part));
+        // OCR-B's O and 0 are near one glyph, and the recogniser confuses them as the glyph reader
+        // does (tuning: `OOZB00O002` for `00ZB000002`): where the lines have a format's exact
+        // widths, the free O/0 positions are settled by the check digits (`resolveTwins`).
+        const texts = reads.map((q) => q.text);
+        const format = (Object.keys(COUNTS) as MrzFormat[]).find((f) => COUNTS[f] === texts.length && texts.every((t) => t.length === WIDTHS[f]));
+        const lines: OcrLine[] = (format ? resolveTwins(texts, format) : texts).map((text, i) => ({ text, confidence: 100 * reads[i]!.confidence }));
+        const r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        if (r) otherFamily.add(r);
+        attempts.push({ band: bi, flipped, source: 'mrz', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+        return r;
+      })());
+    }
+    return mrzCache.get(key)!;
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
@@ -852,7 +909,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const t0 = Date.now();
       const primary: CropVariant = opts.retry?.primary ?? 'grey';
       const png = await crop(b, flipped, primary);
-      if ((readers.glyph && opts.glyphVote) || (readers.rec && opts.lineRec)) primaryCrops.set(cropKey(b, flipped), png);
+      if ((readers.glyph && opts.glyphVote) || (readers.rec && opts.lineRec) || (readers.mrz && opts.mrzRec)) primaryCrops.set(cropKey(b, flipped), png);
       if (process.env.MRZ_DEBUG_DIR) await sharp(png).toFile(`${process.env.MRZ_DEBUG_DIR}/crop-${bi}-${flipped ? 1 : 0}.png`);
       const raw = await tess(png, true);
       let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair), lastCleaned);
@@ -880,7 +937,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 2.1: nothing sensible from a band of two or more lines: shading or tinted print can hide
       // whole lines from tesseract's global threshold. Read it once more with the background
       // flattened before turning it.
-      const earlier: { variant: CropVariant | 'glyph' | 'rec'; r: Interpreted | null }[] = [];
+      const earlier: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[] = [];
       // Once per image (the best band, upright first), so that images without a readable MRZ do
       // not spend their read budget on it.
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
@@ -894,10 +951,18 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         note(bi, b, flipped, r);
         noteValid(bi, b, r);
       }
+      // 3.0 (`mrzRec`): tesseract's read does not pass: the MRZ recogniser's read of the first
+      // crop, if it passes, is the first read. It is not its own confirmation (`confirm` skips it).
+      let mrzFirst = false;
+      if (!r?.valid && readers.mrz && opts.mrzRec) {
+        const q = await mrzRead(bi, b, flipped);
+        // A read that does not pass still votes (without a veto) if the band is retried.
+        if (q?.valid) { r = q; mrzFirst = true; } else if (q) earlier.push({ variant: 'mrz', r: q });
+      }
       if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
       if (r?.valid) {
         const confirmReads = [...earlier];
-        const c = await confirm(bi, b, flipped, r, confirmReads);
+        const c = await confirm(bi, b, flipped, r, confirmReads, mrzFirst);
         if (c.valid || !opts.retry) return c;
         // 2.1: unconfirmed: the other variants and the vote over all reads may still settle it.
         const done = await retryBand(bi, b, flipped, r, confirmReads);
@@ -927,12 +992,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * one read is valid and confirmed by another identical read, or the per-character vote over all
    * reads of the band is valid. Stops at the read budget.
    */
-  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph' | 'rec'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
+  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
     // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
     // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
     // 2.2 lets a glyph read veto; 2.3 (`glyphWeak`) does not.
-    const weak = new Set([...(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []), ...earlier.filter((e) => e.variant === 'rec' && e.r).map((e) => e.r!)]);
+    const weak = new Set([...(opts.glyphWeak ? earlier.filter((e) => e.variant === 'glyph' && e.r).map((e) => e.r!) : []), ...earlier.filter((e) => (e.variant === 'rec' || e.variant === 'mrz') && e.r).map((e) => e.r!)]);
     const asRead = (x: Interpreted, want: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(want.lines, want.format);
     for (const variant of ['binary', 'small', ...opts.retry!.variants] as CropVariant[]) {
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
@@ -954,7 +1019,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // A weak read agreeing with the version confirms it like any other read.
       for (const x of weak) if (x.valid && versions.has(x.lines.join('|'))) versions.get(x.lines.join('|'))!.push(x);
       const only = versions.size === 1 ? [...versions.values()][0]! : null;
-      const confirmedValid = only && only.length >= 2 && only.some((x) => only.some((y) => y !== x && (asRead(x, x) || asRead(y, x)))) ? only[0] : undefined;
+      let confirmedValid = only && only.length >= 2 && only.some((x) => only.some((y) => y !== x && (asRead(x, x) || asRead(y, x)))) ? only[0] : undefined;
+      // 3.0 (`mrzVeto`): a version printed by tesseract reads only, which the MRZ recogniser reads otherwise, is not confirmed.
+      if (confirmedValid && !only!.some((x) => otherFamily.has(x)) && (await mrzObjects(bi, b, flipped, confirmedValid))) confirmedValid = undefined;
       const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible, weak) : null;
       const voted = confirmedValid ?? (vote && (!only || vote.lines.join('|') === only[0]!.lines.join('|')) ? vote : null);
       if (voted) {
@@ -968,7 +1035,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
-  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph' | 'rec'; r: Interpreted | null }[]): Promise<MrzScan> => {
+  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[], mrzFirst = false): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
@@ -988,6 +1055,18 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         };
       }
     }
+    // 3.0 (`mrzRec`): the MRZ recogniser, another family than tesseract's, confirms a tesseract
+    // first read it prints identically; a read of its own is never its own confirmation.
+    if (readers.mrz && opts.mrzRec && !mrzFirst) {
+      const q = await mrzRead(bi, b, flipped);
+      log?.push({ variant: 'mrz', r: q });
+      if (same(q)) {
+        return {
+          parsed: r.parsed, valid: true, lineConfidence: r.confidences, confidence: Math.min(...r.confidences),
+          nameConfirmed: true, corrections: r.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
+        };
+      }
+    }
     for (const variant of ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
@@ -999,7 +1078,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       noteValid(bi, b, r2);
       // 2.5 (`conflictStop`): a second valid version: no later read may side with the first.
       if (conflicted.has(bi)) break;
-      confirmed = same(r2);
+      // 3.0 (`mrzVeto`): tesseract confirming tesseract, while the MRZ recogniser reads otherwise, is no confirmation.
+      confirmed = same(r2) && (otherFamily.has(r) || !(await mrzObjects(bi, b, flipped, r)));
       if (confirmed) break;
       // 2.9 (`lineRec`): the learned recogniser, another family than tesseract's, when the binary
       // read did not confirm: the same lines are a confirmation, as the glyph reader's are; a read
