@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--tuning-only --scale 0.22] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -22,7 +22,9 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 
 // Real images first (`--real <dir>`, `--public <dir>`): what applicants upload; the synthetic corpus second.
 // `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
-// reads only the tuning part of `--real` (for development, so held-out results are not seen).
+// reads only the tuning part of `--real` (for development, so held-out results are not seen);
+// `--scale S` (with `--tuning-only`, without `--public`) reads each tuning image scaled by S and saved
+// at JPEG quality 60: small print made from tuning images (the stress sets of document engine 3.0).
 const SETTINGS = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12,
   // Ablation of 3.0 (experiment): the recogniser without its veto on tesseract-only confirmations.
@@ -61,7 +63,7 @@ if (argv.includes('--real') || argv.includes('--public')) {
   for (const [flag, unseen] of [['real', false], ['public', true]] as const) {
     if (!argv.includes(`--${flag}`)) continue;
     const d = path.resolve(process.cwd(), opt(flag, ''));
-    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen));
+    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined));
     process.stderr.write('\n');
   }
   await realEngine.close();

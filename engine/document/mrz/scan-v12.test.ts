@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { isHeldOut } from '../../../bench/documents-real.js';
+import { isHeldOut, runRealBench, smallPrint } from '../../../bench/documents-real.js';
 import { expectSyntheticPasses, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, MRZ_REC_1 } from '../index.js';
 
@@ -14,11 +14,9 @@ import { DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, MRZ_REC_1 } from '../inde
  */
 const NOW = new Date('2026-11-29T00:00:00Z');
 
-/** A real tuning scan, scaled to `scale` and saved as JPEG quality 60 (small print). */
+/** A real tuning scan as small print: bench:documents' `--scale` (scaled, JPEG quality 60). */
 async function small(file: string, scale: number): Promise<Buffer> {
-  const bytes = readFileSync(path.join(REAL_DOCUMENTS, file));
-  const meta = await sharp(bytes).metadata();
-  return sharp(bytes).resize(Math.round(meta.width! * scale)).jpeg({ quality: 60 }).toBuffer();
+  return (await smallPrint(readFileSync(path.join(REAL_DOCUMENTS, file)), scale))!;
 }
 
 const SWE = 'kundestyrt-gruppe-5-2022__passport-mrz-reader-public__data__images__PRADO_MRZ__28112.jpeg';
@@ -32,6 +30,17 @@ describe('document engine 3.0 on real images (tuning)', () => {
   it('the test images are tuning images', () => {
     for (const file of [SWE, FRA, CZE]) expect(isHeldOut({ file, mrz_lines: realMrzTruth(file) } as never)).toBe(false);
   });
+
+  it('small print for the stress sets: scaled JPEG of a tuning image, null for bytes that are not an image, never of held-out or unseen images', async () => {
+    const img = await small(SWE, 0.22);
+    const full = await sharp(readFileSync(path.join(REAL_DOCUMENTS, SWE))).metadata();
+    const meta = await sharp(img).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(meta.width).toBe(Math.round(full.width * 0.22));
+    expect(await smallPrint(Buffer.from('not an image'), 0.5)).toBeNull();
+    await expect(runRealBench(REAL_DOCUMENTS, v12(), undefined, true, false, 0.3)).rejects.toThrow(/tuning images only/);
+    await expect(runRealBench(REAL_DOCUMENTS, v12(), undefined, false, false, 0.3)).rejects.toThrow(/tuning images only/);
+  }, 60_000);
 
   it('a Swedish specimen at 0.22 scale: two tesseract reads agree on a misread that passes its check digits; the recogniser reads otherwise, so 3.0 does not confirm it', async () => {
     const truth = realMrzTruth(SWE);
