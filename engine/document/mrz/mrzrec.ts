@@ -55,9 +55,7 @@ export class MrzLineRecognizer {
     const { data } = await sharp(png).greyscale().resize(w, HEIGHT, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
     const width = Math.ceil(w / 4) * 4;
     const input = new Float32Array(HEIGHT * width);
-    const v = stretch(data);
-    const sorted = Float32Array.from(v).sort();
-    const pad = sorted[sorted.length >> 1]!;
+    const { values: v, median: pad } = stretch(data);
     for (let y = 0; y < HEIGHT; y++) for (let x = 0; x < width; x++) input[y * width + x] = x < w ? v[y * w + x]! : pad;
     const out = await this.session.run({ image: new ort.Tensor('float32', input, [1, 1, HEIGHT, width]) });
     const t = out.logits!;
@@ -75,15 +73,20 @@ export class MrzLineRecognizer {
   }
 }
 
-/** The 2nd and 98th percentiles to -1 and 1, as train.py's `stretch` (numpy's linear interpolation). */
-function stretch(data: Buffer): Float32Array {
+/**
+ * The 2nd and 98th percentiles to -1 and 1, as train.py's `stretch` (numpy's linear interpolation),
+ * and the stretched line's median, which pads it to the model's width (train.py pads with it too).
+ */
+function stretch(data: Buffer): { values: Float32Array; median: number } {
   const sorted = Uint8Array.from(data).sort();
   const at = (q: number) => {
     const i = q * (sorted.length - 1), lo = Math.floor(i), hi = Math.min(sorted.length - 1, lo + 1);
     return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (i - lo);
   };
   const lo = at(0.02), hi = at(0.98), span = Math.max(hi - lo, 8);
-  const out = new Float32Array(data.length);
-  for (let i = 0; i < data.length; i++) out[i] = Math.min(1, Math.max(0, (data[i]! - lo) / span)) * 2 - 1;
-  return out;
+  // Monotone, so the median of the stretched values is the stretched median.
+  const map = (x: number) => Math.min(1, Math.max(0, (x - lo) / span)) * 2 - 1;
+  const values = new Float32Array(data.length);
+  for (let i = 0; i < data.length; i++) values[i] = map(data[i]!);
+  return { values, median: map(sorted[sorted.length >> 1]!) };
 }

@@ -813,6 +813,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * pitch from its own ink, glyphs compared at line and glyph scale (`glyphs.ts`), interpreted
    * like a tesseract read (type repair, check-digit-guided swaps). Once per band and turn.
    */
+  /** Reads by another family than tesseract's (glyph reader, PP-OCRv4, the MRZ recogniser). */
+  const otherFamily = new WeakSet<Interpreted>();
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
@@ -836,28 +838,42 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     return glyphCache.get(key)!;
   };
 
-  /** 2.9 (`lineRec`): the learned recogniser on the band's first crop, one read per text line; once per band and turn. */
-  const recCache = new Map<string, Promise<Interpreted | null>>();
-  const recRead = (bi: number, b: MrzBand, flipped: boolean): Promise<Interpreted | null> => {
-    const key = `${bi}:${flipped}`;
-    if (!recCache.has(key)) {
-      recCache.set(key, (async () => {
+  /** The band's first crop cut into its text lines (`splitTextLines`), once per band and turn for both line readers. */
+  const splitCache = new Map<string, Promise<{ png: Buffer; parts: Buffer[] | null }>>();
+  const firstCropLines = (b: MrzBand, flipped: boolean) => {
+    const key = cropKey(b, flipped);
+    if (!splitCache.has(key)) splitCache.set(key, firstCrop(b, flipped).then(async (png) => ({ png, parts: await splitTextLines(png) })));
+    return splitCache.get(key)!;
+  };
+  /**
+   * A learned line reader (2.9 `rec`: PP-OCRv4; 3.0 `mrz`: the MRZ recogniser) on the band's first
+   * crop, one read per text line, interpreted like a tesseract read; once per reader, band and turn.
+   */
+  const lineReadCache = new Map<string, Promise<Interpreted | null>>();
+  const lineRead = (source: 'rec' | 'mrz', bi: number, b: MrzBand, flipped: boolean): Promise<Interpreted | null> => {
+    const key = `${source}:${bi}:${flipped}`;
+    if (!lineReadCache.has(key)) {
+      lineReadCache.set(key, (async () => {
         const t0 = Date.now();
-        const png = await firstCrop(b, flipped);
-        const parts = await splitTextLines(png);
-        const texts: string[] = [];
-        for (const part of parts ?? []) texts.push(await readers.rec!.read(part));
-        const r = parts ? markCleaned(interpret(texts.map((text) => ({ text, confidence: 100 })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        const { png, parts } = await firstCropLines(b, flipped);
+        const reads: { text: string; confidence: number }[] = [];
+        for (const part of parts ?? []) reads.push(source === 'mrz' ? await readers.mrz!.read(part) : { text: await readers.rec!.read(part), confidence: 1 });
+        const texts = reads.map((q) => q.text);
+        // 3.0: OCR-B's O and 0 are near one glyph, and the MRZ recogniser confuses them as the glyph
+        // reader does (tuning: `OOZB00O002` for `00ZB000002`): where the lines have a format's exact
+        // widths, the free O/0 positions are settled by the check digits (`resolveTwins`).
+        const format = source === 'mrz' ? (Object.keys(COUNTS) as MrzFormat[]).find((f) => COUNTS[f] === texts.length && texts.every((t) => t.length === WIDTHS[f])) : undefined;
+        const lines: OcrLine[] = (format ? resolveTwins(texts, format) : texts).map((text, i) => ({ text, confidence: 100 * reads[i]!.confidence }));
+        const r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
         if (r) otherFamily.add(r);
-        attempts.push({ band: bi, flipped, source: 'rec', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
+        attempts.push({ band: bi, flipped, source, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return r;
       })());
     }
-    return recCache.get(key)!;
+    return lineReadCache.get(key)!;
   };
-
-  /** Reads by another family than tesseract's (glyph reader, PP-OCRv4, the MRZ recogniser). */
-  const otherFamily = new WeakSet<Interpreted>();
+  const recRead = (bi: number, b: MrzBand, flipped: boolean) => lineRead('rec', bi, b, flipped);
+  const mrzRead = (bi: number, b: MrzBand, flipped: boolean) => lineRead('mrz', bi, b, flipped);
   /**
    * 3.0 (`mrzVeto`): the MRZ recogniser read this band and turn in the version's format and printed
    * other lines. Only the recogniser's read made for this band and turn counts; none read, no veto.
@@ -866,31 +882,6 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (!opts.mrzVeto || !readers.mrz || !opts.mrzRec) return false;
     const q = await mrzRead(bi, b, flipped);
     return !!q && q.format === v.format && q.lines.some((l, k) => l !== v.lines[k]);
-  };
-  /** 3.0 (`mrzRec`): the MRZ recogniser on the band's first crop, one read per text line; once per band and turn. */
-  const mrzCache = new Map<string, Promise<Interpreted | null>>();
-  const mrzRead = (bi: number, b: MrzBand, flipped: boolean): Promise<Interpreted | null> => {
-    const key = `${bi}:${flipped}`;
-    if (!mrzCache.has(key)) {
-      mrzCache.set(key, (async () => {
-        const t0 = Date.now();
-        const png = await firstCrop(b, flipped);
-        const parts = await splitTextLines(png);
-        const reads: { text: string; confidence: number }[] = [];
-        for (const part of parts ?? []) reads.push(await readers.mrz!.read(part));
-        // OCR-B's O and 0 are near one glyph, and the recogniser confuses them as the glyph reader
-        // does (tuning: `OOZB00O002` for `00ZB000002`): where the lines have a format's exact
-        // widths, the free O/0 positions are settled by the check digits (`resolveTwins`).
-        const texts = reads.map((q) => q.text);
-        const format = (Object.keys(COUNTS) as MrzFormat[]).find((f) => COUNTS[f] === texts.length && texts.every((t) => t.length === WIDTHS[f]));
-        const lines: OcrLine[] = (format ? resolveTwins(texts, format) : texts).map((text, i) => ({ text, confidence: 100 * reads[i]!.confidence }));
-        const r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
-        if (r) otherFamily.add(r);
-        attempts.push({ band: bi, flipped, source: 'mrz', lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
-        return r;
-      })());
-    }
-    return mrzCache.get(key)!;
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
@@ -1042,32 +1033,27 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     let confirmed = false;
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
     const same = (r2: Interpreted | null) => !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2));
-    // 2.2: the OCR-B glyph reader first. An independent recogniser printing the same lines is a
-    // stronger confirmation than a second tesseract read of another preprocessing (their errors
-    // correlate), and it costs a tenth of one.
-    if (readers.glyph && opts.glyphVote) {
-      const g = await glyphRead(bi, b, flipped, r.format);
-      log?.push({ variant: 'glyph', r: g });
-      if (same(g)) {
-        return {
-          parsed: r.parsed, valid: true, lineConfidence: r.confidences, confidence: Math.min(...r.confidences),
-          nameConfirmed: true, corrections: r.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
-        };
+    // Other families first, each on its own cached read of the band.
+    const otherFamilyConfirms = async (): Promise<boolean> => {
+      // 2.2: the OCR-B glyph reader. An independent recogniser printing the same lines is a
+      // stronger confirmation than a second tesseract read of another preprocessing (their errors
+      // correlate), and it costs a tenth of one.
+      if (readers.glyph && opts.glyphVote) {
+        const g = await glyphRead(bi, b, flipped, r.format);
+        log?.push({ variant: 'glyph', r: g });
+        if (same(g)) return true;
       }
-    }
-    // 3.0 (`mrzRec`): the MRZ recogniser, another family than tesseract's, confirms a tesseract
-    // first read it prints identically; a read of its own is never its own confirmation.
-    if (readers.mrz && opts.mrzRec && !mrzFirst) {
-      const q = await mrzRead(bi, b, flipped);
-      log?.push({ variant: 'mrz', r: q });
-      if (same(q)) {
-        return {
-          parsed: r.parsed, valid: true, lineConfidence: r.confidences, confidence: Math.min(...r.confidences),
-          nameConfirmed: true, corrections: r.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
-        };
+      // 3.0 (`mrzRec`): the MRZ recogniser, another family than tesseract's, confirms a tesseract
+      // first read it prints identically; a read of its own is never its own confirmation.
+      if (readers.mrz && opts.mrzRec && !mrzFirst) {
+        const q = await mrzRead(bi, b, flipped);
+        log?.push({ variant: 'mrz', r: q });
+        if (same(q)) return true;
       }
-    }
-    for (const variant of ['binary', 'small'] as const) {
+      return false;
+    };
+    confirmed = await otherFamilyConfirms();
+    for (const variant of confirmed ? [] : ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
