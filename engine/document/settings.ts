@@ -120,6 +120,8 @@ export const ZDocumentEngineSettings = z.object({
     mrzRec: z.object({ model: z.string().regex(/^[\w.-]+\.onnx$/), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
     /** 3.0: tesseract reads that agree with each other confirm only when the MRZ recogniser does not read the band otherwise (`mrz/scan.ts` `mrzVeto`). */
     mrzVeto: z.boolean().optional(),
+    /** 3.1: when no read is valid, the read reported for review is the best supported (`mrz/scan.ts` `reportBest`): the MRZ recogniser's read competes on check digits, and of two passing versions the one more reads print. */
+    reportBest: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
@@ -283,6 +285,19 @@ export const DOCUMENT_SETTINGS_V12: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V11,
   version: 'document-engine@3.0.0',
   scan: { ...DOCUMENT_SETTINGS_V11.scan!, mrzRec: MRZ_REC_1, mrzVeto: true },
+};
+
+/**
+ * document-engine 3.1: what an unreadable scan reports for review is its best-supported read
+ * (`scan.reportBest`): the MRZ recogniser's read competes with tesseract's on check digits passed, and
+ * of two versions that both pass, the one more reads print. Which reads are valid is unchanged.
+ * A second recogniser (tools/mrz-rec `--arch lstm`) was measured and is not part of it:
+ * engine/document/README.md "Document engine 3.1".
+ */
+export const DOCUMENT_SETTINGS_V13: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V12,
+  version: 'document-engine@3.1.0',
+  scan: { ...DOCUMENT_SETTINGS_V12.scan!, reportBest: true },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -50,8 +50,14 @@ def load(paths):
 
 
 class Net(nn.Module):
-    def __init__(self):
+    """`conv` (mrz-rec-1): convolutions only. `lstm`: the same front, then a bidirectional LSTM over
+    the whole line instead of the two 1-D layers (context across the line: filler runs, the field a
+    character sits in), built to make errors unlike the convolutional model's. Measured and not
+    shipped: the scan read every tuning image alike with it (README "A second model")."""
+
+    def __init__(self, arch="conv"):
         super().__init__()
+        self.arch = arch
 
         def block(i, o):
             return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
@@ -63,15 +69,23 @@ class Net(nn.Module):
             block(64, 96),
             nn.Conv2d(96, 128, (3, 1), bias=False), nn.BatchNorm2d(128), nn.ReLU(inplace=True),  # 1 x W/4
         )
-        self.seq1 = nn.Conv1d(128, 128, 5, padding=2)
-        self.seq2 = nn.Conv1d(128, 128, 5, padding=2)
         self.drop = nn.Dropout(0.1)
-        self.head = nn.Conv1d(128, len(ALPHABET) + 1, 1)
+        if arch == "lstm":
+            self.rnn = nn.LSTM(128, 96, batch_first=True, bidirectional=True)
+            self.head = nn.Conv1d(192, len(ALPHABET) + 1, 1)
+        else:
+            self.seq1 = nn.Conv1d(128, 128, 5, padding=2)
+            self.seq2 = nn.Conv1d(128, 128, 5, padding=2)
+            self.head = nn.Conv1d(128, len(ALPHABET) + 1, 1)
 
     def forward(self, x):
         f = self.features(x).squeeze(2)           # N x 128 x T
-        f = f + F.relu(self.seq1(f))
-        f = f + F.relu(self.seq2(self.drop(f)))
+        if self.arch == "lstm":
+            f, _ = self.rnn(self.drop(f).permute(0, 2, 1))
+            f = f.permute(0, 2, 1)                # N x 192 x T
+        else:
+            f = f + F.relu(self.seq1(f))
+            f = f + F.relu(self.seq2(self.drop(f)))
         return self.head(f).permute(0, 2, 1)      # N x T x C (logits; class 0 is CTC's blank)
 
 
@@ -152,6 +166,7 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--arch", choices=["conv", "lstm"], default="conv")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
@@ -159,7 +174,7 @@ def main():
     images, texts = load(a.data)
     vim, vtx = load([a.val])
     print(f"train {len(images)} val {len(vim)}", flush=True)
-    model = Net()
+    model = Net(a.arch)
     print("params", sum(p.numel() for p in model.parameters()), flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     ctc = nn.CTCLoss(blank=0, zero_infinity=True)

@@ -153,6 +153,12 @@ export interface ScanOptions {
    * (glyph reader, PP-OCRv4, the MRZ recogniser) are unchanged.
    */
   mrzVeto?: boolean;
+  /**
+   * 3.1: what an unreadable scan reports for review is the best-supported read: the MRZ recogniser's
+   * read competes with tesseract's on check digits passed, and of two versions that both pass, the
+   * one more reads print is reported rather than the first. Validity is unchanged.
+   */
+  reportBest?: boolean;
 }
 
 /**
@@ -885,6 +891,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
+  /** The read reported when none is valid: the most check digits passing, a parse breaking ties; the first read wins a tie. */
+  const consider = (r: Interpreted, band: MrzBand, flipped: boolean) => {
+    if (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0)) best = { r, band, flipped };
+  };
   let flatTried = false;
   /** The current band is read from its flattened crop (2.1, after an empty plain read). */
   let flatMode = false;
@@ -945,19 +955,24 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 3.0 (`mrzRec`): tesseract's read does not pass: the MRZ recogniser's read of the first
       // crop, if it passes, is the first read. It is not its own confirmation (`confirm` skips it).
       let mrzFirst = false;
+      let recReport: Interpreted | null = null;
       if (!r?.valid && readers.mrz && opts.mrzRec) {
         const q = await mrzRead(bi, b, flipped);
         // A read that does not pass still votes (without a veto) if the band is retried.
-        if (q?.valid) { r = q; mrzFirst = true; } else if (q) earlier.push({ variant: 'mrz', r: q });
+        if (q?.valid) { r = q; mrzFirst = true; } else if (q) { earlier.push({ variant: 'mrz', r: q }); recReport = q; }
       }
-      if (r && (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0))) best = { r, band: b, flipped };
+      if (r) consider(r, b, flipped);
+      // 3.1 (`reportBest`): when no read is valid, the read reported for review may be the
+      // recogniser's, if more of its check digits pass than of any tesseract read (tuning, x0.3: a
+      // card's exact recogniser read lost to a tesseract read with its sex and nationality wrong).
+      if (recReport && opts.reportBest) consider(recReport, b, flipped);
       if (r?.valid) {
         const confirmReads = [...earlier];
         const c = await confirm(bi, b, flipped, r, confirmReads, mrzFirst);
         if (c.valid || !opts.retry) return c;
         // 2.1: unconfirmed: the other variants and the vote over all reads may still settle it.
         const done = await retryBand(bi, b, flipped, r, confirmReads);
-        return done ?? c;
+        return done ?? reported(c, r, bandPools.get(bi) ?? [r, ...confirmReads.flatMap((e) => (e.r ? [e.r] : []))]);
       }
       // One check digit off with a sound structure: if a second read prints the same lines, the
       // document itself says so (a misprinted check digit), and other bands will not change it.
@@ -985,6 +1000,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    */
   const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
     const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
+    bandPools.set(bi, pool);
     // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
     // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
     // 2.2 lets a glyph read veto; 2.3 (`glyphWeak`) does not.
@@ -1023,6 +1039,22 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       }
     }
     return null;
+  };
+
+  /** Every read of a band that `retryBand` weighed (the first read, the confirmation reads, its own). */
+  const bandPools = new Map<number, Interpreted[]>();
+  /**
+   * 3.1 (`reportBest`): an unconfirmed first read `r` whose band also has another version passing its
+   * checks, printed by more of the band's reads than `r`'s version: that version is the one reported
+   * for review. Still not valid: two versions that both pass leave the band unreadable.
+   */
+  const reported = (c: MrzScan, r: Interpreted, reads: Interpreted[]): MrzScan => {
+    if (c.valid || !opts.reportBest) return c;
+    const support = (v: Interpreted) => reads.filter((x) => x.valid && x.format === v.format && x.lines.join('|') === v.lines.join('|')).length;
+    let top = r;
+    for (const x of reads) if (x.valid && support(x) > support(top)) top = x;
+    if (top === r) return c;
+    return { ...c, parsed: top.parsed, lineConfidence: top.confidences, confidence: Math.min(...top.confidences) / 2, corrections: top.corrections };
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
