@@ -1,0 +1,101 @@
+/**
+ * `npm run bench:mrz-lines [-- --models a.onnx,b.onnx] [--scales 1,0.3,0.22]`: the MRZ line
+ * recogniser alone (engine/document/mrz/mrzrec.ts), on line crops of TUNING images only.
+ *
+ * The crops are the ones the scan reads: each tuning image of ../shared/documents-real (held-out
+ * images never) and of .data/documents-public-tuning when fetched, at each scale (1 = as captured;
+ * below 1 the small print of `bench:documents --scale`), scanned with the current engine; of the
+ * band crops it cut (the current engine profile's scan), the one whose `splitTextLines` split gives the document's line count and whose
+ * read by the shipped recogniser is closest to the truth is kept (a band that is not the MRZ, or a
+ * read more than half wrong, is left out and counted). Choosing the crop with the truth is right
+ * here and nowhere else: this measures reading given the band, not the scan (that is
+ * `bench:documents`).
+ *
+ * Prints, per scale and model: lines, exact lines, character error rate (Levenshtein over the
+ * truth's characters), lines exact by any model, and milliseconds per line. tools/mrz-rec/README.md
+ * reports its figures.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
+import { REPO_ROOT, sharedDir } from '../engine/assets.js';
+import { createDocumentEngine, MRZ_REC_1 } from '../engine/document/index.js';
+import { engineProfile } from '../engine/profiles.js';
+import { MRZ_REC_DIR, MrzLineRecognizer } from '../engine/document/mrz/mrzrec.js';
+import { splitTextLines } from '../engine/document/mrz/scan.js';
+import { isHeldOut, smallPrint, type RealTruth } from './documents-real.js';
+
+const { values } = parseArgs({ options: { models: { type: 'string' }, scales: { type: 'string', default: '1,0.3,0.22' } } });
+const extra = (values.models ?? '').split(',').filter(Boolean);
+const scales = values.scales!.split(',').map(Number);
+if (scales.some((s) => !(s > 0 && s <= 1))) throw new Error('--scales: factors in (0, 1]');
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+const load = async (file: string) => MrzLineRecognizer.create({ model: path.basename(file), sha256: createHash('sha256').update(readFileSync(file)).digest('hex') }, path.dirname(file));
+const models = [{ name: MRZ_REC_1.model, rec: await MrzLineRecognizer.create(MRZ_REC_1, MRZ_REC_DIR) }, ...(await Promise.all(extra.map(async (f) => ({ name: path.basename(f), rec: await load(f) }))))];
+const shipped = models[0]!.rec;
+
+const sets = [path.join(sharedDir(), 'documents-real'), path.join(REPO_ROOT, '.data', 'documents-public-tuning')].filter((d) => existsSync(path.join(d, 'ground_truth.jsonl')));
+const truths = sets.flatMap((dir) => readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => ({ dir, t: JSON.parse(l) as RealTruth })))
+  .filter(({ dir, t }) => t.mrz_lines?.length && !isHeldOut(t) && existsSync(path.join(dir, t.file)));
+console.log(`# MRZ line recogniser alone: line crops of ${truths.length} tuning images (${sets.map((d) => path.relative(REPO_ROOT, d)).join(', ')}; held-out images never)`);
+
+const engine = await createDocumentEngine(engineProfile(CURRENT_ENGINE_PROFILE).document);
+const debug = mkdtempSync(path.join(os.tmpdir(), 'mrz-lines-'));
+// The scan writes each band's first crop here (its debug hook, `crop-<band>-<turn>.png`).
+process.env.MRZ_DEBUG_DIR = debug;
+try {
+  console.log('\n| scale | model | lines | exact | CER | exact by any model | ms / line |\n|---|---|---|---|---|---|---|');
+  for (const scale of scales) {
+    const lines: { png: Buffer; text: string }[] = [];
+    let left = 0;
+    for (const { dir, t } of truths) {
+      const raw = readFileSync(path.join(dir, t.file));
+      const bytes = scale === 1 ? raw : await smallPrint(raw, scale);
+      if (!bytes) { left++; continue; }
+      rmSync(debug, { recursive: true, force: true });
+      mkdirSync(debug, { recursive: true });
+      await engine.scanMrz(bytes).catch(() => undefined);
+      let best: { d: number; parts: Buffer[] } | null = null;
+      for (const f of readdirSync(debug).filter((f) => f.startsWith('crop-')).sort()) {
+        const parts = await splitTextLines(readFileSync(path.join(debug, f)));
+        if (!parts || parts.length !== t.mrz_lines.length) continue;
+        let d = 0;
+        for (let i = 0; i < parts.length; i++) d += levenshtein((await shipped.read(parts[i]!)).text, t.mrz_lines[i]!);
+        if (!best || d < best.d) best = { d, parts };
+      }
+      if (!best || best.d > 0.5 * t.mrz_lines.join('').length) { left++; continue; }
+      best.parts.forEach((png, i) => lines.push({ png, text: t.mrz_lines[i]! }));
+    }
+    const chars = lines.reduce((n, l) => n + l.text.length, 0);
+    const reads = await Promise.all(models.map(async (m) => {
+      const t0 = performance.now();
+      const texts: string[] = [];
+      for (const l of lines) texts.push((await m.rec.read(l.png)).text);
+      return { texts, ms: (performance.now() - t0) / Math.max(1, lines.length) };
+    }));
+    const any = lines.filter((l, i) => reads.some((r) => r.texts[i] === l.text)).length;
+    models.forEach((m, k) => {
+      const exact = lines.filter((l, i) => reads[k]!.texts[i] === l.text).length;
+      const cer = lines.reduce((n, l, i) => n + levenshtein(reads[k]!.texts[i]!, l.text), 0) / Math.max(1, chars);
+      console.log(`| ${scale} | ${m.name} | ${lines.length} | ${exact} | ${(100 * cer).toFixed(2)} % | ${any} | ${reads[k]!.ms.toFixed(1)} |`);
+    });
+    console.log(`| ${scale} | (images without a usable crop: ${left} of ${truths.length}) | | | | | |`);
+  }
+} finally {
+  rmSync(debug, { recursive: true, force: true });
+  await engine.close();
+  await Promise.all(models.map((m) => m.rec.release()));
+}
