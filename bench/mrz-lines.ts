@@ -22,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { REPO_ROOT, sharedDir } from '../engine/assets.js';
+import { levenshtein } from '../engine/document/compare.js';
 import { createDocumentEngine, MRZ_REC_1 } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
 import { MRZ_REC_DIR, MrzLineRecognizer } from '../engine/document/mrz/mrzrec.js';
@@ -32,16 +33,6 @@ const { values } = parseArgs({ options: { models: { type: 'string' }, scales: { 
 const extra = (values.models ?? '').split(',').filter(Boolean);
 const scales = values.scales!.split(',').map(Number);
 if (scales.some((s) => !(s > 0 && s <= 1))) throw new Error('--scales: factors in (0, 1]');
-
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
 
 const load = async (file: string) => MrzLineRecognizer.create({ model: path.basename(file), sha256: createHash('sha256').update(readFileSync(file)).digest('hex') }, path.dirname(file));
 const models = [{ name: MRZ_REC_1.model, rec: await MrzLineRecognizer.create(MRZ_REC_1, MRZ_REC_DIR) }, ...(await Promise.all(extra.map(async (f) => ({ name: path.basename(f), rec: await load(f) }))))];

@@ -971,8 +971,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const c = await confirm(bi, b, flipped, r, confirmReads, mrzFirst);
         if (c.valid || !opts.retry) return c;
         // 2.1: unconfirmed: the other variants and the vote over all reads may still settle it.
-        const done = await retryBand(bi, b, flipped, r, confirmReads);
-        return done ?? reported(c, r, bandPools.get(bi) ?? [r, ...confirmReads.flatMap((e) => (e.r ? [e.r] : []))]);
+        // The band's reads, which the retries add to: the report of an unreadable band weighs them all.
+        const pool = [r, ...confirmReads.flatMap((e) => (e.r ? [e.r] : []))];
+        const done = await retryBand(bi, b, flipped, r, confirmReads, pool);
+        return done ?? reported(c, r, pool);
       }
       // One check digit off with a sound structure: if a second read prints the same lines, the
       // document itself says so (a misprinted check digit), and other bands will not change it.
@@ -996,11 +998,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   /**
    * 2.1 retries of one band: the second reads (binary, small) and the configured variants, until
    * one read is valid and confirmed by another identical read, or the per-character vote over all
-   * reads of the band is valid. Stops at the read budget.
+   * reads of the band is valid. Stops at the read budget. `pool` holds the band's reads and gets
+   * every retry read added (the caller's array, when it needs them afterwards).
    */
-  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[] = []): Promise<MrzScan | null> => {
-    const pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))];
-    bandPools.set(bi, pool);
+  const retryBand = async (bi: number, b: MrzBand, flipped: boolean, first: Interpreted, earlier: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[] = [], pool: Interpreted[] = [first, ...earlier.flatMap((e) => (e.r ? [e.r] : []))]): Promise<MrzScan | null> => {
     // `glyphWeak`: the glyph reader's read votes and can confirm, but a valid glyph read that
     // differs from tesseract's is not a second version: without it the band is judged as 2.1 would.
     // 2.2 lets a glyph read veto; 2.3 (`glyphWeak`) does not.
@@ -1041,8 +1042,6 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     return null;
   };
 
-  /** Every read of a band that `retryBand` weighed (the first read, the confirmation reads, its own). */
-  const bandPools = new Map<number, Interpreted[]>();
   /**
    * 3.1 (`reportBest`): an unconfirmed first read `r` whose band also has another version passing its
    * checks, printed by more of the band's reads than `r`'s version: that version is the one reported
