@@ -23,6 +23,14 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<"
 FONT_DIR = "/usr/share/fonts/opentype/ocr-b/"
 FONTS = ["OCRB.otf", "OCRBS.otf", "OCRBL.otf"]
+# `--fonts mixed`: a share of lines in other sans faces (Debian's fonts-dejavu-core), for MRZs not
+# printed in true OCR-B: the recogniser trained on OCR-B alone reads a MIDV-2020 phone photo's
+# sans-serif MRZ with D as B and U as X. Measured and not in any shipped model: it changed no scan
+# (tools/mrz-rec/README.md "Font variety").
+OTHER_FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
+OTHER_FONTS = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf",
+               "DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf"]
+OTHER_FONT_SHARE = 0.3
 # Model input height (the TS side resizes every line crop to this height).
 HEIGHT = 32
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -101,7 +109,7 @@ _font_cache = {}
 def font(name, size):
     key = (name, size)
     if key not in _font_cache:
-        _font_cache[key] = ImageFont.truetype(FONT_DIR + name, size)
+        _font_cache[key] = ImageFont.truetype((OTHER_FONT_DIR if name in OTHER_FONTS else FONT_DIR) + name, size)
     return _font_cache[key]
 
 
@@ -124,13 +132,19 @@ def background(r, w, h):
     return pil
 
 
-def render(r, text):
+def render(r, text, fonts="ocrb"):
     """The line at a high resolution (cap height ~40 px) on its background, then degraded to the training height."""
     fname = FONTS[int(r.choice(len(FONTS), p=[0.6, 0.3, 0.1]))]
+    # Only `mixed` draws here, so `--fonts ocrb` writes the same file as before the option existed.
+    other = fonts == "mixed" and r.random() < OTHER_FONT_SHARE
+    if other:
+        fname = OTHER_FONTS[int(r.integers(len(OTHER_FONTS)))]
     stroke = int(r.choice(3, p=[0.55, 0.3, 0.15]))
     size = 56
     f = font(fname, size)
-    pitch = f.getlength("<") * r.uniform(0.94, 1.1)
+    # A proportional face is set at a fixed pitch, as MRZ printers do: the widest glyph's advance,
+    # each glyph centred in its cell.
+    pitch = (f.getlength("M") * r.uniform(0.95, 1.3)) if other else f.getlength("<") * r.uniform(0.94, 1.1)
     bbox = f.getbbox("E")
     cap = bbox[3] - bbox[1]
     line_h = cap * r.uniform(1.55, 1.85)
@@ -144,7 +158,7 @@ def render(r, text):
     ink_level = r.uniform(0, 110) if r.random() < 0.85 else r.uniform(110, 150)
     ink = tuple(int(c) for c in np.clip(ink_level + r.normal(0, 15, 3), 0, 255))
     for i, ch in enumerate(text):
-        x = left + i * pitch + r.normal(0, pitch * 0.015)
+        x = left + i * pitch + r.normal(0, pitch * 0.015) + ((pitch - f.getlength(ch)) / 2 if other else 0)
         d.text((x, top_text + r.normal(0, cap * 0.01)), ch, font=f, fill=ink, stroke_width=stroke, stroke_fill=ink)
     # A sliver of the neighbouring MRZ lines (the crop takes a third of a line height each side).
     for side in (-1, 1):
@@ -207,12 +221,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--fonts", choices=["ocrb", "mixed"], default="ocrb")
     a = ap.parse_args()
     r = np.random.default_rng(a.seed)
     images, texts = [], []
     for i in range(a.count):
         t = mrz_line(r)
-        images.append(render(r, t))
+        images.append(render(r, t, a.fonts))
         texts.append(t)
     widths = np.array([im.shape[1] for im in images], dtype=np.int32)
     flat = np.concatenate([im.reshape(-1) for im in images])

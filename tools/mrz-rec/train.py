@@ -167,6 +167,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--arch", choices=["conv", "lstm"], default="conv")
+    ap.add_argument("--init", help="start from this state dict (train.py's .pt) instead of random weights: fine-tuning")
+    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate of the one cycle")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
@@ -175,8 +177,11 @@ def main():
     vim, vtx = load([a.val])
     print(f"train {len(images)} val {len(vim)}", flush=True)
     model = Net(a.arch)
+    if a.init:
+        model.load_state_dict(torch.load(a.init))
+        print("init", a.init, flush=True)
     print("params", sum(p.numel() for p in model.parameters()), flush=True)
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     ctc = nn.CTCLoss(blank=0, zero_infinity=True)
     # Batches of like width (less padding), shuffled.
     order = np.argsort([im.shape[1] for im in images])
@@ -194,7 +199,7 @@ def main():
                 done = True
                 break
             # One cycle: warm up over the first 5 %, cosine down to 2 % of the peak.
-            lr = 2e-3 * (frac / 0.05 if frac < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (frac - 0.05) / 0.95)))
+            lr = a.lr * (frac / 0.05 if frac < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (frac - 0.05) / 0.95)))
             for g in opt.param_groups:
                 g["lr"] = lr
             x, y, lens = batchify(images, texts, b, True)
