@@ -12,7 +12,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, type DocumentType } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, DOCUMENT_SETTINGS_V15, type DocumentType } from '../engine/document/index.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
@@ -26,7 +26,7 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--scale S` (with `--tuning-only`, without `--public`) reads each tuning image scaled by S and saved
 // at JPEG quality 60: small print made from tuning images (the stress sets of document engine 3.0).
 const SETTINGS = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14,
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15,
   // Ablation of 3.0 (experiment): the recogniser without its veto on tesseract-only confirmations.
   'v12-noveto': { ...DOCUMENT_SETTINGS_V12, version: 'document-engine@3.0.0-noveto (experiment)', scan: { ...DOCUMENT_SETTINGS_V12.scan!, mrzVeto: undefined } },
   // Ablations of 2.6 (experiments, not released settings versions): one of its three changes left out.
@@ -86,7 +86,7 @@ interface Row {
 
 // The synthetic corpus runs under `--synthetic-settings v1|v2|v3|v4` (default v1, the settings its
 // published figures were measured with; v2–v4 add the 2.x scan in front of the template reader).
-const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14 } as const;
+const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15 } as const;
 const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
 if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3, v4, v5, v6 or v7');
 const engine = await createDocumentEngine(SYNTH[synthKey]);

@@ -120,6 +120,8 @@ export const ZDocumentEngineSettings = z.object({
     mrzRec: z.object({ model: z.string().regex(/^[\w.-]+\.onnx$/), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
     /** 3.0: tesseract reads that agree with each other confirm only when the MRZ recogniser does not read the band otherwise (`mrz/scan.ts` `mrzVeto`). */
     mrzVeto: z.boolean().optional(),
+    /** 3.3: the recogniser's read vetoes only when it passes at least this many of its own check digits (`mrz/scan.ts` `mrzVetoMinChecks`). */
+    mrzVetoMinChecks: z.number().int().min(0).max(5).optional(),
     /** 3.1: when no read is valid, the read reported for review is the best supported (`mrz/scan.ts` `reportBest`): the MRZ recogniser's read competes on check digits, and of two passing versions the one more reads print. */
     reportBest: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
@@ -319,6 +321,20 @@ export const DOCUMENT_SETTINGS_V14: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V13,
   version: 'document-engine@3.2.0',
   scan: { ...DOCUMENT_SETTINGS_V13.scan!, mrzRec: MRZ_REC_3 },
+};
+
+/**
+ * document-engine 3.3: 3.2 (the recogniser mrz-rec-3, which learned from real tuning lines) with a
+ * veto that weighs the recogniser's read: it refuses two agreeing tesseract reads only when it passes
+ * at least one of its own check digits (`scan.mrzVetoMinChecks`). 3.2's synthetic loss was a veto by a
+ * read with a character dropped and no check digit passed: a read that fails everything is no
+ * evidence against one that passes everything. Built and measured, in no profile: a tuning card at
+ * x0.3 still loses its valid read under mrz-rec-3. See engine/document/README.md "Document engine 3.3".
+ */
+export const DOCUMENT_SETTINGS_V15: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V14,
+  version: 'document-engine@3.3.0',
+  scan: { ...DOCUMENT_SETTINGS_V14.scan!, mrzVetoMinChecks: 1 },
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

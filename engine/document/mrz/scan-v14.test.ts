@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHeldOut, smallPrint } from '../../../bench/documents-real.js';
 import { expectSyntheticPasses, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
-import { DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, MRZ_REC_1, MRZ_REC_3 } from '../index.js';
+import { availablePortraits, degrade, degradationFor, photograph, renderDocument, subSeed, templateById } from '../../../tools/corpus/index.js';
+import { DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, DOCUMENT_SETTINGS_V15, MRZ_REC_1, MRZ_REC_3 } from '../index.js';
 
 /**
  * Document engine 3.2 (`DOCUMENT_SETTINGS_V14`): the MRZ recogniser mrz-rec-3, fine-tuned on the
@@ -43,5 +44,33 @@ describe('document engine 3.2 on real images (tuning)', () => {
 
   it('reads a synthetic passport as 3.1 does', async () => {
     await expectSyntheticPasses(v14(), 'moz-passport', 'MOZ', 'passport', NOW);
+  }, 120_000);
+});
+
+/**
+ * Document engine 3.3 (`DOCUMENT_SETTINGS_V15`): 3.2 with a veto that weighs the recogniser's read.
+ * The document is the synthetic sample's `moz-passport-1-combined-heavy` (`npm run corpus -- --seed 1
+ * --per-template 2`), rendered here the way scripts/corpus.ts renders it.
+ */
+describe('document engine 3.3: the recogniser vetoes only with a read that passes a check digit', () => {
+  const v14 = useDocumentEngine(DOCUMENT_SETTINGS_V14);
+  const v15 = useDocumentEngine(DOCUMENT_SETTINGS_V15);
+
+  it('a degraded synthetic passport that two tesseract reads confirm: 3.2 refuses it on a recogniser read that passes no check digit, 3.3 does not', async () => {
+    const template = templateById('moz-passport')!;
+    const seed = subSeed(1, 'moz-passport-1');
+    const portraits = availablePortraits();
+    const doc = await renderDocument({ template, seed, portrait: portraits.length ? portraits[seed % portraits.length] : undefined });
+    let scene = await photograph(doc.image, subSeed(seed, 'front'));
+    for (const k of ['perspective', 'uneven_light', 'blur', 'noise', 'jpeg'] as const) scene = await degrade(scene, degradationFor(k, 'heavy', subSeed(seed, `c-${k}`)));
+    const truth = doc.truth.mrz!.lines;
+    const before = await v14().scanMrz(scene.image);
+    const after = await v15().scanMrz(scene.image);
+    const rec = before.attempts?.find((a) => a.source === 'mrz');
+    expect(rec?.lines).not.toEqual(truth);
+    expect(rec?.checksOk).toBe(0);
+    expect(before.valid).toBe(false);
+    expect(after.valid).toBe(true);
+    expect(after.parsed?.lines).toEqual(truth);
   }, 120_000);
 });

@@ -154,6 +154,12 @@ export interface ScanOptions {
    */
   mrzVeto?: boolean;
   /**
+   * 3.3: the recogniser's read vetoes only when it passes at least this many of its own check digits.
+   * Measured reason: mrz-rec-3 read a degraded synthetic passport's data line with a character dropped
+   * (no check digit passed) and so refused two tesseract reads that agreed on the printed MRZ.
+   */
+  mrzVetoMinChecks?: number;
+  /**
    * 3.1: what an unreadable scan reports for review is the best-supported read: the MRZ recogniser's
    * read competes with tesseract's on check digits passed, and of two versions that both pass, the
    * one more reads print is reported rather than the first. Validity is unchanged.
@@ -887,7 +893,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const mrzObjects = async (bi: number, b: MrzBand, flipped: boolean, v: Interpreted): Promise<boolean> => {
     if (!opts.mrzVeto || !readers.mrz || !opts.mrzRec) return false;
     const q = await mrzRead(bi, b, flipped);
-    return !!q && q.format === v.format && q.lines.some((l, k) => l !== v.lines[k]);
+    return !!q && q.format === v.format && q.checksOk >= (opts.mrzVetoMinChecks ?? 0) && q.lines.some((l, k) => l !== v.lines[k]);
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
