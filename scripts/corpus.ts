@@ -6,8 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import {
-  ALL_TEMPLATES, DEGRADATION_KINDS, FORGERY_KINDS, availablePortraits, degrade, degradationFor, forgeDocument, photograph,
-  renderDocument, subSeed, type Degradation, type DegradationKind, type DocumentTruth, type RenderedDocument, type Severity,
+  ALL_TEMPLATES, COMBINED_DEGRADATIONS, DEGRADATION_KINDS, FORGERY_KINDS, availablePortraits, degrade, degradationFor, forgeDocument, photograph,
+  renderDocument, subSeed, type Degradation, type DocumentTruth, type RenderedDocument, type Severity,
 } from '../tools/corpus/index.js';
 
 export interface CorpusEntry { name: string; front: string; back?: string; truth: string; variant: string; template: string }
@@ -33,8 +33,6 @@ async function save(dir: string, name: string, doc: RenderedDocument, seed: numb
   return { name, front: `${name}.png`, back: back ? `${name}-back.png` : undefined, truth: `${name}.json`, variant, template: truth.template };
 }
 
-/** A realistic bad capture stacks several defects; the order follows the camera pipeline. */
-const COMBINED: DegradationKind[] = ['perspective', 'uneven_light', 'blur', 'noise', 'jpeg'];
 
 export async function buildCorpus(out: string, perTemplate: number, baseSeed: number): Promise<CorpusEntry[]> {
   await mkdir(out, { recursive: true });
@@ -52,7 +50,7 @@ export async function buildCorpus(out: string, perTemplate: number, baseSeed: nu
       entries.push(await save(out, `${t.id}-${i}-moderate-${kindM}`, doc, seed, `moderate:${kindM}`, [degradationFor(kindM, 'moderate', subSeed(seed, kindM))]));
       entries.push(await save(out, `${t.id}-${i}-heavy-${kindH}`, doc, seed, `heavy:${kindH}`, [degradationFor(kindH, 'heavy', subSeed(seed, kindH))]));
       const severity: Severity = i % 2 ? 'heavy' : 'moderate';
-      entries.push(await save(out, `${t.id}-${i}-combined-${severity}`, doc, seed, `combined:${severity}`, COMBINED.map((k) => degradationFor(k, severity, subSeed(seed, `c-${k}`)))));
+      entries.push(await save(out, `${t.id}-${i}-combined-${severity}`, doc, seed, `combined:${severity}`, COMBINED_DEGRADATIONS.map((k) => degradationFor(k, severity, subSeed(seed, `c-${k}`)))));
       if (t.tier === 'calibrated' && i < FORGERY_KINDS.length * 2) {
         const kind = FORGERY_KINDS[i % FORGERY_KINDS.length]!;
         const forged = await forgeDocument(kind, { template: t, seed, portrait });

@@ -8,6 +8,8 @@ export type Severity = 'moderate' | 'heavy';
 export interface Degradation { kind: DegradationKind; params: Record<string, number> }
 
 export const DEGRADATION_KINDS: DegradationKind[] = ['blur', 'noise', 'jpeg', 'rotation', 'perspective', 'uneven_light', 'glare', 'low_resolution'];
+/** A realistic bad capture stacks several defects (the corpus's `combined` variants); the order follows the camera pipeline. */
+export const COMBINED_DEGRADATIONS: readonly DegradationKind[] = ['perspective', 'uneven_light', 'blur', 'noise', 'jpeg'];
 
 /** Parameters per severity: "moderate" is what a careful phone capture looks like, "heavy" a careless one. */
 export function degradationFor(kind: DegradationKind, severity: Severity, seed: number): Degradation {

@@ -6,7 +6,7 @@ export { renderDocument, visualValues, type RenderInput, type RenderedDocument, 
 export { randomIdentity, buildCurp, type DocumentIdentity } from './identity.js';
 export { mrzLinesFor } from './mrz-data.js';
 export { photograph, warpScene, type Scene } from './scene.js';
-export { degrade, degradationFor, DEGRADATION_KINDS, type Degradation, type DegradationKind, type Severity } from './degrade.js';
+export { COMBINED_DEGRADATIONS, degrade, degradationFor, DEGRADATION_KINDS, type Degradation, type DegradationKind, type Severity } from './degrade.js';
 export { forgeDocument, FORGERY_KINDS, EXPECTED_REASON, type ForgeryKind } from './forge.js';
 export { availablePortraits, PORTRAITS, type PortraitRef } from './portraits.js';
 export { createRng, subSeed } from './random.js';

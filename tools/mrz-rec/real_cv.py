@@ -23,7 +23,6 @@ Held-out and unseen images are never here: bench:mrz-lines dumps tuning images o
 import argparse
 import hashlib
 import json
-import math
 import os
 import time
 
@@ -33,7 +32,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from PIL import Image, ImageFilter
 
-from train import ALPHABET, HEIGHT, Net, batchify, decode, load
+from train import HEIGHT, Net, batchify, decode, load, one_cycle, save_model
 
 
 def groups_of(entries):
@@ -146,7 +145,7 @@ def main():
     t0 = time.time()
     for step in range(a.steps):
         frac = step / a.steps
-        lr = a.lr * (frac / 0.05 if frac < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (frac - 0.05) / 0.95)))
+        lr = one_cycle(a.lr, frac)
         for g in opt.param_groups:
             g["lr"] = lr
         idx = syn_batches[int(r.integers(len(syn_batches)))]
@@ -165,11 +164,7 @@ def main():
         if (step + 1) % 250 == 0:
             print(f"step {step + 1} t {time.time() - t0:.0f}s loss {loss.item():.3f}", flush=True)
     if a.out:
-        torch.save(model.state_dict(), a.out + ".pt")
-        model.eval()
-        torch.onnx.export(model, (torch.zeros(1, 1, HEIGHT, 600),), a.out, input_names=["image"], output_names=["logits"],
-                          dynamic_axes={"image": {0: "n", 3: "width"}, "logits": {0: "n", 1: "steps"}}, opset_version=17, dynamo=False)
-        print("exported", a.out, flush=True)
+        save_model(model, a.out)
     if a.fold < 0:
         return
     after = score(model, test_rows)

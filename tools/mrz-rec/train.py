@@ -111,6 +111,20 @@ def batchify(images, texts, idx, train):
     return torch.from_numpy(x), torch.tensor(target, dtype=torch.long), torch.tensor(lens, dtype=torch.long)
 
 
+def one_cycle(peak, frac):
+    """One cycle: warm up over the first 5 %, cosine down to 2 % of the peak."""
+    return peak * (frac / 0.05 if frac < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (frac - 0.05) / 0.95)))
+
+
+def save_model(model, out):
+    """The state dict beside (`out.pt`, for fine-tuning) and the ONNX model the engine runs (any line width)."""
+    torch.save(model.state_dict(), out + ".pt")
+    model.eval()
+    torch.onnx.export(model, (torch.zeros(1, 1, HEIGHT, 600),), out, input_names=["image"], output_names=["logits"],
+                      dynamic_axes={"image": {0: "n", 3: "width"}, "logits": {0: "n", 1: "steps"}}, opset_version=17, dynamo=False)
+    print("exported", out, flush=True)
+
+
 def decode(logits):
     best = logits.argmax(-1).numpy()
     out = []
@@ -198,8 +212,7 @@ def main():
             if frac >= 1:
                 done = True
                 break
-            # One cycle: warm up over the first 5 %, cosine down to 2 % of the peak.
-            lr = a.lr * (frac / 0.05 if frac < 0.05 else 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (frac - 0.05) / 0.95)))
+            lr = one_cycle(a.lr, frac)
             for g in opt.param_groups:
                 g["lr"] = lr
             x, y, lens = batchify(images, texts, b, True)
@@ -228,12 +241,7 @@ def main():
         for r in rows:
             if not r[1]:
                 print("  miss", r[0], r[2], "| truth", r[3])
-    torch.save(model.state_dict(), a.out + ".pt")
-    model.eval()
-    x = torch.zeros(1, 1, HEIGHT, 600)
-    torch.onnx.export(model, (x,), a.out, input_names=["image"], output_names=["logits"],
-                      dynamic_axes={"image": {0: "n", 3: "width"}, "logits": {0: "n", 1: "steps"}}, opset_version=17, dynamo=False)
-    print("exported", a.out, flush=True)
+    save_model(model, a.out)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHeldOut, smallPrint } from '../../../bench/documents-real.js';
 import { expectSyntheticPasses, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
-import { availablePortraits, degrade, degradationFor, photograph, renderDocument, subSeed, templateById } from '../../../tools/corpus/index.js';
+import { availablePortraits, COMBINED_DEGRADATIONS, degrade, degradationFor, photograph, renderDocument, subSeed, templateById } from '../../../tools/corpus/index.js';
 import { DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, DOCUMENT_SETTINGS_V15, MRZ_REC_1, MRZ_REC_3 } from '../index.js';
 
 /**
@@ -62,7 +62,7 @@ describe('document engine 3.3: the recogniser vetoes only with a read that passe
     const portraits = availablePortraits();
     const doc = await renderDocument({ template, seed, portrait: portraits.length ? portraits[seed % portraits.length] : undefined });
     let scene = await photograph(doc.image, subSeed(seed, 'front'));
-    for (const k of ['perspective', 'uneven_light', 'blur', 'noise', 'jpeg'] as const) scene = await degrade(scene, degradationFor(k, 'heavy', subSeed(seed, `c-${k}`)));
+    for (const k of COMBINED_DEGRADATIONS) scene = await degrade(scene, degradationFor(k, 'heavy', subSeed(seed, `c-${k}`)));
     const truth = doc.truth.mrz!.lines;
     const before = await v14().scanMrz(scene.image);
     const after = await v15().scanMrz(scene.image);
