@@ -12,7 +12,9 @@ import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, DOCUMENT_SETTINGS_V15, type DocumentType } from '../engine/document/index.js';
+import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
+import { engineProfile } from '../engine/profiles.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
@@ -21,12 +23,12 @@ const argv = process.argv.slice(2);
 const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1]! : d);
 
 // Real images first (`--real <dir>`, `--public <dir>`): what applicants upload; the synthetic corpus second.
-// `--settings v2|v3` picks the document settings (default: the current profile's); `--tuning-only`
+// `--settings vN` picks a released document settings version (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen);
 // `--scale S` (with `--tuning-only`, without `--public`) reads each tuning image scaled by S and saved
 // at JPEG quality 60: small print made from tuning images (the stress sets of document engine 3.0).
 const SETTINGS = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15,
+  ...DOCUMENT_SETTINGS_BY_NAME,
   // Ablation of 3.0 (experiment): the recogniser without its veto on tesseract-only confirmations.
   'v12-noveto': { ...DOCUMENT_SETTINGS_V12, version: 'document-engine@3.0.0-noveto (experiment)', scan: { ...DOCUMENT_SETTINGS_V12.scan!, mrzVeto: undefined } },
   // Ablations of 2.6 (experiments, not released settings versions): one of its three changes left out.
@@ -55,7 +57,8 @@ const SETTINGS = {
   'v4-weakglyph': { ...DOCUMENT_SETTINGS_V4, version: 'document-engine@2.2.0-weakglyph (experiment)', scan: { ...DOCUMENT_SETTINGS_V4.scan!, glyphWeak: true } },
   'v3-deskew': { ...DOCUMENT_SETTINGS_V3, version: 'document-engine@2.1.0+deskew (experiment)', scan: { ...DOCUMENT_SETTINGS_V3.scan!, retry: { ...DOCUMENT_SETTINGS_V3.scan!.retry!, deskew: true } } },
 } as const;
-const realSettings = SETTINGS[opt('settings', 'v3') as keyof typeof SETTINGS];
+const settingsName = opt('settings', '');
+const realSettings: DocumentEngineSettings | undefined = settingsName ? (SETTINGS as Record<string, TDocumentEngineSettings>)[settingsName] : engineProfile(CURRENT_ENGINE_PROFILE).document;
 if (!realSettings) throw new Error(`--settings must be one of ${Object.keys(SETTINGS).join(', ')}`);
 if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
@@ -86,9 +89,9 @@ interface Row {
 
 // The synthetic corpus runs under `--synthetic-settings v1|v2|v3|v4` (default v1, the settings its
 // published figures were measured with; v2–v4 add the 2.x scan in front of the template reader).
-const SYNTH = { v1: undefined, v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15 } as const;
-const synthKey = opt('synthetic-settings', 'v1') as keyof typeof SYNTH;
-if (!(synthKey in SYNTH)) throw new Error('--synthetic-settings must be v1, v2, v3, v4, v5, v6 or v7');
+const SYNTH: Record<string, TDocumentEngineSettings | undefined> = { v1: undefined, ...DOCUMENT_SETTINGS_BY_NAME };
+const synthKey = opt('synthetic-settings', 'v1');
+if (!(synthKey in SYNTH)) throw new Error(`--synthetic-settings must be one of ${Object.keys(SYNTH).join(', ')}`);
 const engine = await createDocumentEngine(SYNTH[synthKey]);
 process.stdout.write(`synthetic corpus under ${SYNTH[synthKey]?.version ?? 'document-engine@1.0.0'}\n\n`);
 // Warm both workers so that the first document does not carry their start-up in its latency.

@@ -1,13 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { summarize } from '../../domain/checks.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, type DocumentType, type TDocumentEngineSettings } from './index.js';
+import { CURRENT_ENGINE_PROFILE } from '../../domain/engine-profile.js';
+import { engineProfile } from '../profiles.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, type DocumentEngineSettings, type DocumentType } from './index.js';
 
-const USAGE = 'usage: npm run engine -- document [--settings v2..v11] [--country MEX] [--type national_id] [--back <image>] [--now YYYY-MM-DD] [--evidence] <image>...';
+const USAGE = `usage: npm run engine -- document [--settings ${Object.keys(DOCUMENT_SETTINGS_BY_NAME).join('|')}] [--country MEX] [--type national_id] [--back <image>] [--now YYYY-MM-DD] [--evidence] <image>...`;
 
-/** `--settings vN`: a released document settings version (default: the engine's own defaults). */
-const SETTINGS: Record<string, TDocumentEngineSettings> = {
-  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8, v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11,
-};
 
 /**
  * `npm run engine -- document <image>...`: one JSON line per image. Without `--country`/`--type`
@@ -15,13 +13,14 @@ const SETTINGS: Record<string, TDocumentEngineSettings> = {
  */
 export async function main(argv: string[]): Promise<void> {
   const files: string[] = [];
-  let settings: TDocumentEngineSettings | undefined;
+  // `--settings vN`: a released settings version; by default the one new Cases get (the current profile's).
+  let settings: DocumentEngineSettings | undefined = engineProfile(CURRENT_ENGINE_PROFILE).document;
   let country: string | undefined, type: DocumentType | undefined, back: string | undefined, now = new Date(), evidence = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--settings') {
-      settings = SETTINGS[argv[++i] ?? ''];
-      if (!settings) { process.stderr.write(`--settings must be one of ${Object.keys(SETTINGS).join(', ')}\n`); process.exitCode = 2; return; }
+      settings = DOCUMENT_SETTINGS_BY_NAME[argv[++i] ?? ''];
+      if (!settings) { process.stderr.write(`--settings must be one of ${Object.keys(DOCUMENT_SETTINGS_BY_NAME).join(', ')}\n`); process.exitCode = 2; return; }
     } else if (a === '--country') country = argv[++i]!.toUpperCase();
     else if (a === '--type') type = argv[++i] as DocumentType;
     else if (a === '--back') back = argv[++i];

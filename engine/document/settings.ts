@@ -122,6 +122,8 @@ export const ZDocumentEngineSettings = z.object({
     mrzVeto: z.boolean().optional(),
     /** 3.3: the recogniser's read vetoes only when it passes at least this many of its own check digits (`mrz/scan.ts` `mrzVetoMinChecks`). */
     mrzVetoMinChecks: z.number().int().min(0).max(5).optional(),
+    /** 3.4: the recogniser's read with `<` at the composite check digit completes that digit from its data and still needs another family's identical read (`mrz/scan.ts` `mrzCompositeErasure`). */
+    mrzCompositeErasure: z.boolean().optional(),
     /** 3.1: when no read is valid, the read reported for review is the best supported (`mrz/scan.ts` `reportBest`): the MRZ recogniser's read competes on check digits, and of two passing versions the one more reads print. */
     reportBest: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
@@ -335,6 +337,26 @@ export const DOCUMENT_SETTINGS_V15: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V14,
   version: 'document-engine@3.3.0',
   scan: { ...DOCUMENT_SETTINGS_V14.scan!, mrzVetoMinChecks: 1 },
+};
+
+/**
+ * document-engine 3.4: 3.3 (the recogniser mrz-rec-3, learned from real tuning lines, and the veto that
+ * weighs its read) with the recogniser's `<` at a composite check digit taken as an unread digit and
+ * completed from the data (`scan.mrzCompositeErasure`); the read still needs another family's
+ * identical read to be valid. Measured reason: 3.3 lost a tuning card's valid read at x0.3 because
+ * mrz-rec-3 read its composite digit as `<`, so its read failed and could not be the first read that
+ * PP-OCRv4 confirms, as mrz-rec-1's was. See engine/document/README.md "Document engine 3.4".
+ */
+export const DOCUMENT_SETTINGS_V16: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V15,
+  version: 'document-engine@3.4.0',
+  scan: { ...DOCUMENT_SETTINGS_V15.scan!, mrzCompositeErasure: true },
+};
+
+/** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
+export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
+  v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

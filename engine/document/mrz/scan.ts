@@ -160,6 +160,14 @@ export interface ScanOptions {
    */
   mrzVetoMinChecks?: number;
   /**
+   * 3.4: the MRZ recogniser's read with `<` at the composite check digit, which ICAO 9303 never
+   * prints as a filler, takes that digit as unread (an erasure) and completes it from the data
+   * (`completeComposite`). The composite then proves nothing for that read, so it still needs a
+   * read of another family printing the same lines, digit included, before it is valid. Measured
+   * reason: mrz-rec-3 reads the digit after a long filler run as one more filler (a tuning ID card at x0.3).
+   */
+  mrzCompositeErasure?: boolean;
+  /**
    * 3.1: what an unreadable scan reports for review is the best-supported read: the MRZ recogniser's
    * read competes with tesseract's on check digits passed, and of two versions that both pass, the
    * one more reads print is reported rather than the first. Validity is unchanged.
@@ -450,6 +458,22 @@ export function resolveTwins(lines: string[], format: MrzFormat): string[] {
     }
   }
   return found ?? digits;
+}
+
+/**
+ * 3.4 (`mrzCompositeErasure`): a `<` at the composite check digit of a TD1, TD2 or TD3 (not a visa,
+ * which has none) is an erasure, completed with the one digit under which the composite holds. Lines
+ * of other widths, or without the filler there, are returned as they are.
+ */
+export function completeComposite(lines: string[], format: MrzFormat): string[] {
+  if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format]) || lines[0]![0] === 'V') return lines;
+  const at = WIDTHS[format] - 1;
+  if (lines[1]![at] !== '<') return lines;
+  for (const d of '0123456789') {
+    const trial = [lines[0]!, lines[1]!.slice(0, at) + d, ...lines.slice(2)];
+    if (parseMrz(repairLines(trial, format), { extended: true })?.checks.find((c) => c.field === 'composite')?.ok) return trial;
+  }
+  return lines;
 }
 
 export type Raw = { data: Buffer; width: number; height: number; channels: 1 | 3 };
@@ -876,7 +900,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // widths, the free O/0 positions are settled by the check digits (`resolveTwins`).
         const format = source === 'mrz' ? (Object.keys(COUNTS) as MrzFormat[]).find((f) => COUNTS[f] === texts.length && texts.every((t) => t.length === WIDTHS[f])) : undefined;
         const lines: OcrLine[] = (format ? resolveTwins(texts, format) : texts).map((text, i) => ({ text, confidence: 100 * reads[i]!.confidence }));
-        const r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        let r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        // 3.4: the composite digit left a filler (unread, or read as one) is completed from the data.
+        if (r && !r.valid && source === 'mrz' && opts.mrzCompositeErasure) {
+          const done = completeComposite(r.rawLines, r.format);
+          if (done !== r.rawLines) r = markCleaned(interpret(done.map((text, i) => ({ text, confidence: r!.confidences[i] ?? 0 })), opts.plausible, opts.lineRepair), CLEANED.has(png)) ?? r;
+        }
         if (r) otherFamily.add(r);
         attempts.push({ band: bi, flipped, source, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return r;
