@@ -11,7 +11,7 @@ import { resolveSettings, type DocumentEngineSettings, type TDocumentEngineSetti
 export type { AnalyzeInput, AnalyzeResult, Extracted, DocumentType } from './analyze.js';
 export type { MrzScan, MrzReason } from './mrz/scan.js';
 export type { QualityAdvice, QualityIssue, QualityOptions } from './quality.js';
-export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, DOCUMENT_SETTINGS_V15, DOCUMENT_SETTINGS_V16, DOCUMENT_SETTINGS_BY_NAME, MRZ_REC_1, MRZ_REC_3, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
+export { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V14, DOCUMENT_SETTINGS_V15, DOCUMENT_SETTINGS_V16, DOCUMENT_SETTINGS_V17, DOCUMENT_SETTINGS_BY_NAME, MRZ_REC_1, MRZ_REC_3, ZDocumentEngineSettings, type DocumentEngineSettings, type TDocumentEngineSettings } from './settings.js';
 export { DocumentEngineError, type ModelStamp } from './ocr/workers.js';
 
 export interface DocumentEngine {

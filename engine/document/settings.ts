@@ -124,6 +124,8 @@ export const ZDocumentEngineSettings = z.object({
     mrzVetoMinChecks: z.number().int().min(0).max(5).optional(),
     /** 3.4: the recogniser's read with `<` at the composite check digit completes that digit from its data and still needs another family's identical read (`mrz/scan.ts` `mrzCompositeErasure`). */
     mrzCompositeErasure: z.boolean().optional(),
+    /** 3.5: a character a check-digit swap chose confirms and votes only where some read printed it as it stands (`mrz/scan.ts` `swapAsRead`). */
+    swapAsRead: z.boolean().optional(),
     /** 3.1: when no read is valid, the read reported for review is the best supported (`mrz/scan.ts` `reportBest`): the MRZ recogniser's read competes on check digits, and of two passing versions the one more reads print. */
     reportBest: z.boolean().optional(),
     retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
@@ -353,10 +355,24 @@ export const DOCUMENT_SETTINGS_V16: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V15.scan!, mrzCompositeErasure: true },
 };
 
+/**
+ * document-engine 3.5: 3.4 with check-digit swaps treated as guesses (`scan.swapAsRead`): a character
+ * that `correctByCheckDigits` chose (the one confusable swap under which every check digit holds)
+ * confirms a version only if some agreeing read printed it as it stands, and does not vote. Measured
+ * reason: on the tuning and stress sets the swap chose wrong 5 of 7 times (it cancels an error
+ * elsewhere in the field), and never fired on the synthetic sample. See engine/document/README.md
+ * "Document engine 3.5".
+ */
+export const DOCUMENT_SETTINGS_V17: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V16,
+  version: 'document-engine@3.5.0',
+  scan: { ...DOCUMENT_SETTINGS_V16.scan!, swapAsRead: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHeldOut, smallPrint } from '../../../bench/documents-real.js';
 import { expectSyntheticPasses, PUBLIC_TUNING, publicTuningTruth, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
-import { DOCUMENT_SETTINGS_V15, DOCUMENT_SETTINGS_V16 } from '../index.js';
+import { DOCUMENT_SETTINGS_V15, DOCUMENT_SETTINGS_V16, DOCUMENT_SETTINGS_V17 } from '../index.js';
 import { parseMrz } from './parse.js';
-import { completeComposite } from './scan.js';
+import { completeComposite, interpret, sharedGuess, voteReads } from './scan.js';
 
 /**
- * Document engine 3.4 (`DOCUMENT_SETTINGS_V16`): 3.3 with the recogniser's filler at a composite
+ * Document engines 3.4 and 3.5. 3.4 (`DOCUMENT_SETTINGS_V16`): 3.3 with the recogniser's filler at a composite
  * check digit taken as an unread digit and completed from the data (`scan.mrzCompositeErasure`). Real models on real TUNING images (held-out and unseen images
  * stay out of every test), scaled down to small print as bench:documents' `--scale` does.
  */
@@ -80,5 +80,70 @@ describe('document engine 3.4 on real images (tuning)', () => {
 
   it('reads a synthetic passport as 3.1 does', async () => {
     await expectSyntheticPasses(v16(), 'moz-passport', 'MOZ', 'passport', NOW);
+  }, 120_000);
+});
+
+/**
+ * Document engine 3.5 (`DOCUMENT_SETTINGS_V17`): a character a check-digit-guided swap chose is a
+ * guess. The UK specimen's data line (a tuning image's MRZ) with one misread: `7` read as `T`.
+ */
+const UK = ['P<GBRPUDARSAN<<HENERT<<<<<<<<<<<<<<<<<<<<<<<', '7077979792GBR9505209M1704224<<<<<<<<<<<<<<00'];
+const misread = (i: number, c: string) => interpret([{ text: UK[0]!, confidence: 90 }, { text: UK[1]!.slice(0, i) + c + UK[1]!.slice(i + 1), confidence: 90 }])!;
+
+describe('check-digit swaps are guesses (3.5)', () => {
+  it('interpret records where the swap chose: right for a confusable misread, wrong when the misread is elsewhere', () => {
+    // `O` for the `0` at column 1: the one swap that satisfies the check digits is the right one.
+    const right = misread(1, 'O');
+    expect(right.lines).toEqual(UK);
+    expect(right.guessed).toEqual(['1:1']);
+    // `T` for the `7` at column 3: the one swap that satisfies them is the 7 at column 7, turned into
+    // another `T`: the two errors cancel under the number's check digit and the composite.
+    const wrong = misread(3, 'T');
+    expect(wrong.valid).toBe(true);
+    expect(wrong.lines[1]!.slice(0, 10)).toBe('707T979T92');
+    expect(wrong.guessed).toEqual(['1:7']);
+    // A read with no misread has nothing guessed.
+    expect(interpret(UK.map((text) => ({ text, confidence: 90 })))!.guessed).toEqual([]);
+  });
+
+  it('two reads confirm each other only if one of them printed each chosen character as it stands', () => {
+    const a = misread(3, 'T');
+    const b = misread(3, 'T');
+    expect(sharedGuess(a, b)).toBe(true);
+    // A read that printed `707T979T92` itself chose nothing: with it, the version is confirmed as read.
+    const printed = interpret([{ text: UK[0]!, confidence: 90 }, { text: a.lines[1]!, confidence: 90 }])!;
+    expect(printed.guessed).toEqual([]);
+    expect(sharedGuess(a, printed)).toBe(false);
+    expect(sharedGuess(printed, a)).toBe(false);
+  });
+
+  it('in the per-character vote a chosen character has no vote', () => {
+    const reads = [misread(3, 'T'), misread(3, 'T')];
+    // Before 3.5 the two identical swaps out-vote nothing and make the wrong read the vote's.
+    expect(voteReads(reads)?.lines[1]?.slice(0, 10)).toBe('707T979T92');
+    expect(voteReads(reads, undefined, undefined, true)).toBeNull();
+  });
+});
+
+describe('document engine 3.5 on a real image (tuning): the swap guard stops the Swedish silent misread by itself', () => {
+  // Both versions with 3.0's recogniser veto switched off, so that only the swap guard is compared.
+  const noVeto = (v: typeof DOCUMENT_SETTINGS_V16) => ({ ...v, scan: { ...v.scan!, mrzVeto: undefined } });
+  const v16 = useDocumentEngine(noVeto(DOCUMENT_SETTINGS_V16));
+  const v17 = useDocumentEngine(noVeto(DOCUMENT_SETTINGS_V17));
+
+  it('3.5 differs from 3.4 only in swapAsRead', () => {
+    expect({ ...DOCUMENT_SETTINGS_V17, version: '', scan: { ...DOCUMENT_SETTINGS_V17.scan, swapAsRead: undefined } }).toEqual({ ...DOCUMENT_SETTINGS_V16, version: '' });
+  });
+
+  it('the Swedish scan at 0.22: two tesseract reads make the same check-digit swap (0 -> Q) that cancels a misread; 3.4 without the veto confirms it, 3.5 without the veto does not', async () => {
+    const truth = realMrzTruth(SWE);
+    const img = (await smallPrint(readFileSync(path.join(REAL_DOCUMENTS, SWE)), 0.22))!;
+    const before = await v16().scanMrz(img);
+    expect(before.valid).toBe(true);
+    expect(before.parsed?.lines).not.toEqual(truth);
+    expect(before.parsed?.lines[1]?.slice(0, 8)).toBe('990Q7Z99');
+    const after = await v17().scanMrz(img);
+    expect(after.valid).toBe(false);
+    expect(after.reason).toBe('mrz_unreadable');
   }, 120_000);
 });
