@@ -1,0 +1,75 @@
+/**
+ * `npm run bench:mrz-reads [-- --settings vN] [--scales 1,0.3,0.22]`: how often a single MRZ read
+ * that passes every one of its check digits is wrong, by reader, on TUNING images only.
+ *
+ * Every read the scan makes (`MrzScan.attempts`: tesseract's preprocessing variants, the glyph
+ * reader, PP-OCRv4, the MRZ recogniser) on each tuning image of ../shared/documents-real (held-out
+ * images never) and of .data/documents-public-tuning when fetched, at each scale (1 = as captured;
+ * below 1 the small print of `bench:documents --scale`). A read counts when its lines pass all its
+ * check digits; it is wrong when they are not the truth (or one of its alternatives). "Outside the
+ * name line" counts the wrong ones that differ anywhere but the name line, which no check digit
+ * covers (nationality and sex are not covered either, and are counted there).
+ *
+ * Why it matters: the check digits are the reader's only proof, and a read that passes them while
+ * wrong is one confirmation away from a silent misread. The scan's confirmation rules (two reads,
+ * names printed as they stand, document engine 3.5's swap guard) are what stand between the two;
+ * this bench says how much they have to stop. Document engine 3.5's figures (engine/document/README.md)
+ * come from it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
+import { REPO_ROOT, sharedDir } from '../engine/assets.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME } from '../engine/document/index.js';
+import { engineProfile } from '../engine/profiles.js';
+import { isHeldOut, smallPrint, type RealTruth } from './documents-real.js';
+
+const { values } = parseArgs({ options: { settings: { type: 'string' }, scales: { type: 'string', default: '1,0.3,0.22' } } });
+const scales = values.scales!.split(',').map(Number);
+if (scales.some((s) => !(s > 0 && s <= 1))) throw new Error('--scales: factors in (0, 1]');
+const settings = values.settings ? DOCUMENT_SETTINGS_BY_NAME[values.settings] : engineProfile(CURRENT_ENGINE_PROFILE).document;
+if (!settings) throw new Error(`--settings must be one of ${Object.keys(DOCUMENT_SETTINGS_BY_NAME).join(', ')}`);
+
+const sets = [path.join(sharedDir(), 'documents-real'), path.join(REPO_ROOT, '.data', 'documents-public-tuning')].filter((d) => existsSync(path.join(d, 'ground_truth.jsonl')));
+const truths = sets.flatMap((dir) => readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => ({ dir, t: JSON.parse(l) as RealTruth })))
+  .filter(({ dir, t }) => t.mrz_lines?.length && !isHeldOut(t) && existsSync(path.join(dir, t.file)));
+const engine = await createDocumentEngine(settings);
+console.log(`# Single MRZ reads that pass every check digit, by reader: ${truths.length} tuning images (${sets.map((d) => path.relative(REPO_ROOT, d)).join(', ')}; held-out images never), scales ${scales.join(', ')}, ${settings.version}\n`);
+
+const NAME_LINE: Record<number, number> = { 2: 0, 3: 2 };
+const bySource = new Map<string, { reads: number; passing: number; wrong: number; outsideName: number }>();
+let images = 0;
+try {
+  for (const { dir, t } of truths) {
+    const raw = readFileSync(path.join(dir, t.file));
+    const right = [t.mrz_lines, ...(t.mrz_alternatives ?? [])].map((x) => x.join('|'));
+    for (const scale of scales) {
+      const img = scale === 1 ? raw : await smallPrint(raw, scale);
+      if (!img) continue;
+      images++;
+      const scan = await engine.scanMrz(img);
+      for (const a of scan.attempts ?? []) {
+        const e = bySource.get(a.source) ?? { reads: 0, passing: 0, wrong: 0, outsideName: 0 };
+        bySource.set(a.source, e);
+        e.reads++;
+        if (!a.lines || a.checks === 0 || a.checksOk !== a.checks) continue;
+        e.passing++;
+        if (right.includes(a.lines.join('|'))) continue;
+        e.wrong++;
+        const nameLine = NAME_LINE[a.lines.length] ?? 0;
+        if (a.lines.some((l, li) => li !== nameLine && l !== t.mrz_lines[li])) e.outsideName++;
+      }
+      process.stderr.write('.');
+    }
+  }
+} finally {
+  await engine.close();
+}
+process.stderr.write('\n');
+const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : 'n/a');
+console.log(`${images} scans\n\n| reader | reads | pass every check digit | of those wrong | wrong outside the name line |\n|---|---|---|---|---|`);
+const rows = [...bySource.entries()].sort((a, b) => b[1].reads - a[1].reads);
+for (const [source, e] of rows) console.log(`| ${source} | ${e.reads} | ${e.passing} | ${e.wrong} (${pct(e.wrong, e.passing)}) | ${e.outsideName} |`);
+const sum = rows.reduce((s, [, e]) => ({ reads: s.reads + e.reads, passing: s.passing + e.passing, wrong: s.wrong + e.wrong, outsideName: s.outsideName + e.outsideName }), { reads: 0, passing: 0, wrong: 0, outsideName: 0 });
+console.log(`| **all** | ${sum.reads} | ${sum.passing} | ${sum.wrong} (${pct(sum.wrong, sum.passing)}) | ${sum.outsideName} |`);
