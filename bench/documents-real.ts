@@ -6,10 +6,11 @@
  * separately and nothing was tuned on them.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { wilson95 } from './stats.js';
+import { REPO_ROOT, sharedDir } from '../engine/assets.js';
 import type { DocumentEngine, MrzScan } from '../engine/document/index.js';
 
 export interface RealTruth { file: string; mrz_lines: string[]; format: string; capture?: string; checks_valid?: boolean; /** Other MRZs in the same picture that count as right too (two cards in one photo). */ mrz_alternatives?: string[][] }
@@ -21,6 +22,18 @@ export interface RealTruth { file: string; mrz_lines: string[]; format: string; 
  */
 export function isHeldOut(t: RealTruth): boolean {
   return createHash('sha256').update(t.mrz_lines[1] ?? t.file).digest()[0]! < 0x80;
+}
+
+/**
+ * The TUNING images of both real sets with their truth: ../shared/documents-real (held-out images
+ * never) and .data/documents-public-tuning when fetched; images whose file is absent are left out.
+ * What the line and read benches (`bench:mrz-lines`, `bench:mrz-reads`) measure on.
+ */
+export function tuningImages(): { dirs: string[]; images: { dir: string; t: RealTruth }[] } {
+  const dirs = [path.join(sharedDir(), 'documents-real'), path.join(REPO_ROOT, '.data', 'documents-public-tuning')].filter((d) => existsSync(path.join(d, 'ground_truth.jsonl')));
+  const images = dirs.flatMap((dir) => readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => ({ dir, t: JSON.parse(l) as RealTruth })))
+    .filter(({ dir, t }) => t.mrz_lines?.length && !isHeldOut(t) && existsSync(path.join(dir, t.file)));
+  return { dirs, images };
 }
 
 export interface RealRow {

@@ -23,18 +23,18 @@
  * reports its figures.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
-import { REPO_ROOT, sharedDir } from '../engine/assets.js';
+import { REPO_ROOT } from '../engine/assets.js';
 import { levenshtein } from '../engine/document/compare.js';
 import { createDocumentEngine, MRZ_REC_1 } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
 import { MRZ_REC_DIR, MrzLineRecognizer } from '../engine/document/mrz/mrzrec.js';
 import { splitTextLines } from '../engine/document/mrz/scan.js';
-import { isHeldOut, smallPrint, type RealTruth } from './documents-real.js';
+import { smallPrint, tuningImages } from './documents-real.js';
 
 const { values } = parseArgs({ options: { models: { type: 'string' }, dump: { type: 'string' }, scales: { type: 'string', default: '1,0.3,0.22' } } });
 const extra = (values.models ?? '').split(',').filter(Boolean);
@@ -45,9 +45,7 @@ const load = async (file: string) => MrzLineRecognizer.create({ model: path.base
 const models = [{ name: MRZ_REC_1.model, rec: await MrzLineRecognizer.create(MRZ_REC_1, MRZ_REC_DIR) }, ...(await Promise.all(extra.map(async (f) => ({ name: path.basename(f), rec: await load(f) }))))];
 const reference = models[0]!.rec;
 
-const sets = [path.join(sharedDir(), 'documents-real'), path.join(REPO_ROOT, '.data', 'documents-public-tuning')].filter((d) => existsSync(path.join(d, 'ground_truth.jsonl')));
-const truths = sets.flatMap((dir) => readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => ({ dir, t: JSON.parse(l) as RealTruth })))
-  .filter(({ dir, t }) => t.mrz_lines?.length && !isHeldOut(t) && existsSync(path.join(dir, t.file)));
+const { dirs: sets, images: truths } = tuningImages();
 console.log(`# MRZ line recogniser alone: line crops of ${truths.length} tuning images (${sets.map((d) => path.relative(REPO_ROOT, d)).join(', ')}; held-out images never)`);
 
 const engine = await createDocumentEngine(engineProfile(CURRENT_ENGINE_PROFILE).document);

@@ -16,14 +16,14 @@
  * this bench says how much they have to stop. Document engine 3.5's figures (engine/document/README.md)
  * come from it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
-import { REPO_ROOT, sharedDir } from '../engine/assets.js';
+import { REPO_ROOT } from '../engine/assets.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
-import { isHeldOut, smallPrint, type RealTruth } from './documents-real.js';
+import { smallPrint, tuningImages } from './documents-real.js';
 
 const { values } = parseArgs({ options: { settings: { type: 'string' }, scales: { type: 'string', default: '1,0.3,0.22' } } });
 const scales = values.scales!.split(',').map(Number);
@@ -31,9 +31,7 @@ if (scales.some((s) => !(s > 0 && s <= 1))) throw new Error('--scales: factors i
 const settings = values.settings ? DOCUMENT_SETTINGS_BY_NAME[values.settings] : engineProfile(CURRENT_ENGINE_PROFILE).document;
 if (!settings) throw new Error(`--settings must be one of ${Object.keys(DOCUMENT_SETTINGS_BY_NAME).join(', ')}`);
 
-const sets = [path.join(sharedDir(), 'documents-real'), path.join(REPO_ROOT, '.data', 'documents-public-tuning')].filter((d) => existsSync(path.join(d, 'ground_truth.jsonl')));
-const truths = sets.flatMap((dir) => readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => ({ dir, t: JSON.parse(l) as RealTruth })))
-  .filter(({ dir, t }) => t.mrz_lines?.length && !isHeldOut(t) && existsSync(path.join(dir, t.file)));
+const { dirs: sets, images: truths } = tuningImages();
 const engine = await createDocumentEngine(settings);
 console.log(`# Single MRZ reads that pass every check digit, by reader: ${truths.length} tuning images (${sets.map((d) => path.relative(REPO_ROOT, d)).join(', ')}; held-out images never), scales ${scales.join(', ')}, ${settings.version}\n`);
 

@@ -6,7 +6,6 @@ import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, type DocumentEngineSet
 
 const USAGE = `usage: npm run engine -- document [--settings ${Object.keys(DOCUMENT_SETTINGS_BY_NAME).join('|')}] [--country MEX] [--type national_id] [--back <image>] [--now YYYY-MM-DD] [--evidence] <image>...`;
 
-
 /**
  * `npm run engine -- document <image>...`: one JSON line per image. Without `--country`/`--type`
  * the document is taken as what its MRZ says (a first pass reads it as a passport of its state).
