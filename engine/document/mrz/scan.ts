@@ -177,6 +177,15 @@ export interface ScanOptions {
    */
   swapAsRead?: boolean;
   /**
+   * 3.6: a read is valid only if the fields ICAO fixes for every document and no check digit covers
+   * fit (`icaoFieldsFit`: the document code's first letter for the read's family, the sex letter).
+   * A Case's template already asks as much (templates/rules.ts `plausibleMrz`); the scan without a
+   * template did not. Measured reason: of the single reads on the tuning images that pass every
+   * check digit and are wrong, some are a passport with its filler runs cut short read as a TD2
+   * (`PM`), a card's `I` read as `L`, an `F` read as `T` (`npm run bench:mrz-reads`).
+   */
+  icaoFields?: boolean;
+  /**
    * 3.1: what an unreadable scan reports for review is the best-supported read: the MRZ recogniser's
    * read competes with tesseract's on check digits passed, and of two versions that both pass, the
    * one more reads print is reported rather than the first. Validity is unchanged.
@@ -221,6 +230,35 @@ export interface UpscaleOptions { belowPx: number; lineHeightPx: number; preBlur
 export function statesKnown(p: ParsedMrz): boolean {
   const known = (c: string) => { const t = c.replace(/<+$/, ''); return t in states || t === 'UTO'; };
   return known(p.issuingState) && (p.nationality === undefined || p.nationality === '' || known(p.nationality));
+}
+
+/**
+ * 3.6: the fields ICAO 9303 fixes for every document that no check digit covers. The document
+ * code's first letter by family: TD1 and TD2 A, C or I, with any second letter but V
+ * (DOCUMENT_FACTS I-10); a passport (TD3) P (I-14); a visa V (Part 7); the French 2×36 card is ID
+ * by construction. The sex letter: F, M or `<` (I-18), X, which some issuers print for an
+ * unspecified sex, and H only on Mexican documents (the INE card writes H/M; DOCUMENT_FACTS, INE
+ * line 2 position 8).
+ */
+export function icaoFieldsFit(p: ParsedMrz): boolean {
+  const c = p.documentCode;
+  const code = p.kind === 'TD3' ? c[0] === 'P'
+    : p.kind === 'MRV-A' || p.kind === 'MRV-B' ? c[0] === 'V'
+      : p.kind === 'FR-ID' || (/^[ACI]/.test(c) && c[1] !== 'V');
+  return code && (['F', 'M', '<', 'X'].includes(p.sex) || (p.sex === 'H' && p.issuingState === 'MEX'));
+}
+
+/**
+ * What makes a read plausible in a scan: the caller's rule (a Case's template), and where the
+ * settings ask, ICAO state codes (2.1 `retry.knownStates`) and ICAO's fixed fields (3.6
+ * `icaoFields`). The caller's own rule, unchanged, when they ask for neither.
+ */
+export function scanPlausible(options: Pick<ScanOptions, 'plausible' | 'retry' | 'icaoFields'>): ((p: ParsedMrz) => boolean) | undefined {
+  const outer = options.plausible;
+  if (!options.retry?.knownStates && !options.icaoFields) return outer;
+  const states = !!options.retry?.knownStates;
+  const fields = !!options.icaoFields;
+  return (p) => (!states || statesKnown(p)) && (!fields || icaoFieldsFit(p)) && (!outer || outer(p));
 }
 
 export type RetryVariant = 'tall' | 'thin' | 'flat' | 'grey';
@@ -794,8 +832,8 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
 
 
 export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptions): Promise<MrzScan> {
-  const outer = options.plausible;
-  const opts: ScanOptions = options.retry?.knownStates ? { ...options, plausible: (p) => statesKnown(p) && (!outer || outer(p)) } : options;
+  const plausible = scanPlausible(options);
+  const opts: ScanOptions = plausible === options.plausible ? options : { ...options, plausible };
   const attempts: ScanAttempt[] = [];
   const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
