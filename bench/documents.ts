@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--tuning-only --scale 0.22] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--tuning-only --scale 0.22 --rotate 90] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -13,7 +13,7 @@ import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
 import { realReport, runRealBench, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
@@ -26,9 +26,13 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--settings vN` picks a released document settings version (default: the current profile's); `--tuning-only`
 // reads only the tuning part of `--real` (for development, so held-out results are not seen);
 // `--scale S` (with `--tuning-only`, without `--public`) reads each tuning image scaled by S and saved
-// at JPEG quality 60: small print made from tuning images (the stress sets of document engine 3.0).
+// at JPEG quality 60: small print made from tuning images (the stress sets of document engine 3.0);
+// `--rotate D` (the same way) reads each tuning image turned D degrees clockwise (issue 12 item 1).
 const SETTINGS = {
   ...DOCUMENT_SETTINGS_BY_NAME,
+  // Experiment on 3.6 (issue 12 item 1, skewed captures; measured, not adopted): the band's image turned
+  // with a locally bounded bicubic interpolator instead of bilinear (engine/document/README.md "Document engine 3.7").
+  'v18-lbb': { ...DOCUMENT_SETTINGS_V18, version: 'document-engine@3.6.0-lbb (experiment)', scan: { ...DOCUMENT_SETTINGS_V18.scan!, turnInterpolator: 'locallyBoundedBicubic' } },
   // Ablation of 3.0 (experiment): the recogniser without its veto on tesseract-only confirmations.
   'v12-noveto': { ...DOCUMENT_SETTINGS_V12, version: 'document-engine@3.0.0-noveto (experiment)', scan: { ...DOCUMENT_SETTINGS_V12.scan!, mrzVeto: undefined } },
   // Ablations of 2.6 (experiments, not released settings versions): one of its three changes left out.
@@ -66,7 +70,7 @@ if (argv.includes('--real') || argv.includes('--public')) {
   for (const [flag, unseen] of [['real', false], ['public', true]] as const) {
     if (!argv.includes(`--${flag}`)) continue;
     const d = path.resolve(process.cwd(), opt(flag, ''));
-    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined));
+    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined, argv.includes('--rotate') ? Number(opt('rotate', '')) : undefined));
     process.stderr.write('\n');
   }
   await realEngine.close();

@@ -382,6 +382,11 @@ export interface LocateOptions {
    * bands only that pairing forms come after every strictly paired band, at most one of them.
    */
   extendFirst?: boolean;
+  /**
+   * 3.7: filled with the dominant text's angle turned a quarter (`across`), when the angles searched
+   * came from the text, so that the scan can search across the text later (`scan.acrossText`).
+   */
+  report?: { across?: number };
 }
 
 export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
@@ -402,6 +407,7 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     // either this or the turn by 180 − a (upside down) is upright, which the reader settles.
     const rot = angle0 > 90 ? 180 - angle0 : -angle0;
     angles = rot === 0 ? [0] : [rot, 0];
+    if (opts.report) opts.report.across = rot <= 0 ? rot + 90 : rot - 90;
   }
   const bands: MrzBand[] = [];
   const queue = [...angles];

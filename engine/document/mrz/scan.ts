@@ -186,6 +186,20 @@ export interface ScanOptions {
    */
   icaoFields?: boolean;
   /**
+   * 3.7: when the best band's reads are not valid, one more band search across the dominant text
+   * (its angle turned a quarter). Its most MRZ-like band is read next if no band left to read is as
+   * MRZ-like, else last. A data page photographed a quarter turn off has its upper page's print along
+   * the frame's rows and its MRZ across them: 2.x searched the text angle and the rows, both the
+   * wrong way, spent its read budget on their bands and never reached the quarter-turn search.
+   */
+  acrossText?: boolean;
+  /**
+   * Experiment on 3.6 (measured, in no version; engine/document/README.md "Document engine 3.7"): the
+   * full-resolution image a band is cut from is turned to the band's angle with this interpolator
+   * instead of sharp `rotate`'s bilinear one (the same geometry; quarter turns resample nothing).
+   */
+  turnInterpolator?: TurnInterpolator;
+  /**
    * 3.1: what an unreadable scan reports for review is the best-supported read: the MRZ recogniser's
    * read competes with tesseract's on check digits passed, and of two versions that both pass, the
    * one more reads print is reported rather than the first. Validity is unchanged.
@@ -260,6 +274,9 @@ export function scanPlausible(options: Pick<ScanOptions, 'plausible' | 'retry' |
   const fields = !!options.icaoFields;
   return (p) => (!states || statesKnown(p)) && (!fields || icaoFieldsFit(p)) && (!outer || outer(p));
 }
+
+/** sharp's interpolators sharper than bilinear that `bandCropper` may turn with (an experiment on 3.6). */
+export type TurnInterpolator = 'bicubic' | 'locallyBoundedBicubic' | 'nohalo';
 
 export type RetryVariant = 'tall' | 'thin' | 'flat' | 'grey';
 export type CropVariant = 'grey' | 'binary' | 'small' | RetryVariant;
@@ -566,13 +583,20 @@ function markCleaned(r: Interpreted | null, cleaned: boolean): Interpreted | nul
   return { ...r, rawLines: r.lines.map((l) => token.padStart(l.length, '#')) };
 }
 
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw, overlayLines = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw, overlayLines = false, turnInterpolator?: TurnInterpolator): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number, src: Raw = img) => {
     const key = `${angle}:${src === img ? 0 : 1}`;
     if (!turned.has(key)) {
-      turned.set(key, sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } })
-        .greyscale().rotate(angle, { background: { r: 255, g: 255, b: 255 } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true })
+      const grey = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } }).greyscale();
+      const white = { background: { r: 255, g: 255, b: 255 } };
+      // `turnInterpolator` (an experiment): the same turn as sharp's `rotate` (libvips computes the same output
+      // box: with bilinear interpolation the two are byte for byte the same), sampled by a sharper kernel.
+      const rad = (angle * Math.PI) / 180;
+      const t = turnInterpolator && angle % 90 !== 0
+        ? grey.affine([[Math.cos(rad), -Math.sin(rad)], [Math.sin(rad), Math.cos(rad)]], { ...white, interpolator: sharp.interpolators[turnInterpolator] })
+        : grey.rotate(angle, white);
+      turned.set(key, t.extractChannel(0).raw().toBuffer({ resolveWithObject: true })
         .then(({ data, info }) => ({ data, width: info.width, height: info.height })));
     }
     return turned.get(key)!;
@@ -837,8 +861,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const attempts: ScanAttempt[] = [];
   const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops');
+  const textTurn: { across?: number } = {};
+  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst, report: textTurn });
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops', opts.turnInterpolator);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
@@ -1224,6 +1249,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   for (let i = 0; i < bands.length; i++) {
     const done = await tryBand(i, bands[i]!);
     if (done) return done;
+    // 3.7 (`acrossText`): the best band did not read; search across the text (once, and only if no band is already that way).
+    const across = textTurn.across;
+    if (i === 0 && opts.acrossText && across !== undefined && !spent() && !bands.some((b) => Math.abs(b.angle - across) < 0.75)) {
+      const found = (await locateMrzBands(img, { workSide: opts.workSide, maxBands: 1, angles: [across], lines: opts.lines, tilt: false, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst })).find((b) => !b.fallback);
+      if (found) bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, found);
+    }
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
