@@ -1,7 +1,8 @@
 /**
  * `npm run bench:capture-advice -- --real <dir> [--corpus <dir>]`: the hosted page's quick check
  * (engine/document/advice.ts) on real specimen photos and scans, against the full engine's MRZ
- * scan of the same image (document-engine 2.2, the current profile's; 2.0 before capture-advice 1.1). Prints, per split (tuning / HELD-OUT, the split of
+ * scan of the same image (the current engine profile's document engine: what the Case will be judged
+ * with; 2.0 before capture-advice 1.1, 2.2 until 2026-11-29). Prints, per split (tuning / HELD-OUT, the split of
  * bench/documents-real.ts): latency p50/p95, how often the quick check says the MRZ is missing or
  * unreadable on a photo the full engine reads (false alarms) and how often it warns on one the full
  * engine cannot read; then the same photos made blurry and cut off, and synthetic renders.
@@ -11,7 +12,9 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { adviseCapture, CAPTURE_ADVICE_V1_1, type CaptureAdviceResult } from '../engine/document/advice.js';
+import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_V4, type MrzScan } from '../engine/document/index.js';
+import { engineProfile } from '../engine/profiles.js';
 import { mrzWorker } from '../engine/document/ocr/workers.js';
 import { normalizeImage } from '../engine/document/image/normalize.js';
 import { isHeldOut, type RealTruth } from './documents-real.js';
@@ -23,7 +26,10 @@ const realDir = path.resolve(opt('real') ?? '../shared/documents-real');
 const corpusDir = opt('corpus') ? path.resolve(opt('corpus')!) : undefined;
 
 const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
-const engine = await createDocumentEngine(DOCUMENT_SETTINGS_V4);
+// A false alarm is advice against a photo the Case's own scan reads, so the comparison is the current profile's scan.
+const fullSettings = engineProfile(CURRENT_ENGINE_PROFILE).document;
+const engine = await createDocumentEngine(fullSettings);
+process.stdout.write(`capture advice ${CAPTURE_ADVICE_V1_1.version} against the full scan of ${fullSettings.version} (${CURRENT_ENGINE_PROFILE})\n\n`);
 
 interface Row { file: string; set: string; variant: string; full?: { valid: boolean; exact: boolean; reason: string | null }; advice: CaptureAdviceResult; ms: number; cpuMs: number }
 const rows: Row[] = [];
