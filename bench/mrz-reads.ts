@@ -41,7 +41,9 @@ const plausible = scanPlausible(settings.scan ?? {});
 console.log(`# Single MRZ reads that pass every check digit, by reader: ${truths.length} tuning images (${sets.map((d) => path.relative(REPO_ROOT, d)).join(', ')}; held-out images never), scales ${scales.join(', ')}, ${settings.version}\n`);
 
 const NAME_LINE: Record<number, number> = { 2: 0, 3: 2 };
-const bySource = new Map<string, { reads: number; passing: number; wrong: number; outsideName: number; implausible: number; rightImplausible: number }>();
+const COUNTS = { reads: 0, passing: 0, wrong: 0, outsideName: 0, implausible: 0, rightImplausible: 0 };
+type Counts = typeof COUNTS;
+const bySource = new Map<string, Counts>();
 let images = 0;
 try {
   for (const { dir, t } of truths) {
@@ -53,7 +55,7 @@ try {
       images++;
       const scan = await engine.scanMrz(img);
       for (const a of scan.attempts ?? []) {
-        const e = bySource.get(a.source) ?? { reads: 0, passing: 0, wrong: 0, outsideName: 0, implausible: 0, rightImplausible: 0 };
+        const e = bySource.get(a.source) ?? { ...COUNTS };
         bySource.set(a.source, e);
         e.reads++;
         if (!a.lines || a.checks === 0 || a.checksOk !== a.checks) continue;
@@ -77,5 +79,5 @@ const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : '
 console.log(`${images} scans; "implausible": the scan's own rules beyond the check digits (state codes; from 3.6 ICAO's document code and sex letter) refuse the read, so it is never valid\n\n| reader | reads | pass every check digit | of those wrong | wrong outside the name line | wrong and implausible | right and implausible |\n|---|---|---|---|---|---|---|`);
 const rows = [...bySource.entries()].sort((a, b) => b[1].reads - a[1].reads);
 for (const [source, e] of rows) console.log(`| ${source} | ${e.reads} | ${e.passing} | ${e.wrong} (${pct(e.wrong, e.passing)}) | ${e.outsideName} | ${e.implausible} | ${e.rightImplausible} |`);
-const sum = rows.reduce((s, [, e]) => ({ reads: s.reads + e.reads, passing: s.passing + e.passing, wrong: s.wrong + e.wrong, outsideName: s.outsideName + e.outsideName, implausible: s.implausible + e.implausible, rightImplausible: s.rightImplausible + e.rightImplausible }), { reads: 0, passing: 0, wrong: 0, outsideName: 0, implausible: 0, rightImplausible: 0 });
+const sum = Object.fromEntries(Object.keys(COUNTS).map((k) => [k, rows.reduce((n, [, e]) => n + e[k as keyof Counts], 0)])) as Counts;
 console.log(`| **all** | ${sum.reads} | ${sum.passing} | ${sum.wrong} (${pct(sum.wrong, sum.passing)}) | ${sum.outsideName} | ${sum.implausible} | ${sum.rightImplausible} |`);
