@@ -6,30 +6,37 @@
  * bench/documents-real.ts): latency p50/p95, how often the quick check says the MRZ is missing or
  * unreadable on a photo the full engine reads (false alarms) and how often it warns on one the full
  * engine cannot read; then the same photos made blurry and cut off, and synthetic renders.
- * Nothing here sets a threshold: the settings are CAPTURE_ADVICE_V1_1.
+ * Nothing here sets a threshold: the settings are the current ones (CAPTURE_ADVICE), or `--settings 1.0|1.1|1.2`.
+ * `--rotate D`: every TUNING photo turned D degrees (bench/documents-real.ts `turnedPrint`), both the
+ * quick check and the full scan reading the turned photo; held-out photos are left out, and the blurred
+ * and cut variants are not made. A stress measure of photos taken at an angle, never of held-out images.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { adviseCapture, CAPTURE_ADVICE_V1_1, type CaptureAdviceResult } from '../engine/document/advice.js';
+import { adviseCapture, CAPTURE_ADVICE, CAPTURE_ADVICE_BY_NAME, type CaptureAdviceResult } from '../engine/document/advice.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_V4, type MrzScan } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
 import { mrzWorker } from '../engine/document/ocr/workers.js';
 import { normalizeImage } from '../engine/document/image/normalize.js';
-import { isHeldOut, type RealTruth } from './documents-real.js';
+import { isHeldOut, turnedPrint, type RealTruth } from './documents-real.js';
 import type { CorpusEntry } from '../scripts/corpus.js';
 
 const argv = process.argv.slice(2);
 const opt = (n: string) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1]! : undefined);
 const realDir = path.resolve(opt('real') ?? '../shared/documents-real');
 const corpusDir = opt('corpus') ? path.resolve(opt('corpus')!) : undefined;
+const rotate = opt('rotate') !== undefined ? Number(opt('rotate')) : undefined;
+if (rotate !== undefined && !Number.isFinite(rotate)) throw new Error('--rotate takes degrees');
+const adviceSettings = opt('settings') ? CAPTURE_ADVICE_BY_NAME[opt('settings')!] : CAPTURE_ADVICE;
+if (!adviceSettings) throw new Error(`--settings must be one of ${Object.keys(CAPTURE_ADVICE_BY_NAME).join(', ')}`);
 
 const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
 // A false alarm is advice against a photo the Case's own scan reads, so the comparison is the current profile's scan.
 const fullSettings = engineProfile(CURRENT_ENGINE_PROFILE).document;
 const engine = await createDocumentEngine(fullSettings);
-process.stdout.write(`capture advice ${CAPTURE_ADVICE_V1_1.version} against the full scan of ${fullSettings.version} (${CURRENT_ENGINE_PROFILE})\n\n`);
+process.stdout.write(`capture advice ${adviceSettings.version} against the full scan of ${fullSettings.version} (${CURRENT_ENGINE_PROFILE})${rotate !== undefined ? `, tuning photos turned ${rotate}°` : ''}\n\n`);
 
 interface Row { file: string; set: string; variant: string; full?: { valid: boolean; exact: boolean; reason: string | null }; advice: CaptureAdviceResult; ms: number; cpuMs: number }
 const rows: Row[] = [];
@@ -38,9 +45,9 @@ async function advise(bytes: Buffer, expectMrz: boolean): Promise<{ advice: Capt
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   // No read timeout here: the bench measures what the check decides and how long it takes; the
-  // api's timeout (CAPTURE_ADVICE_V1_1.readTimeoutMs) would turn a slow read on a loaded machine
+  // api's timeout (readTimeoutMs) would turn a slow read on a loaded machine
   // into "not judged" and hide false alarms. Reads over that limit are counted instead.
-  const advice = await adviseCapture(bytes, expectMrz, tess, { ...CAPTURE_ADVICE_V1_1, readTimeoutMs: 120_000 });
+  const advice = await adviseCapture(bytes, expectMrz, tess, { ...adviceSettings, readTimeoutMs: 120_000 });
   const c = process.cpuUsage(c0);
   return { advice, ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
 }
@@ -48,7 +55,7 @@ async function advise(bytes: Buffer, expectMrz: boolean): Promise<{ advice: Capt
 /** Upright pixels (EXIF applied), so that the variants cut the picture the applicant saw. */
 async function variants(bytes: Buffer): Promise<Record<string, Buffer>> {
   // normalizeImage decodes the BMPs of the real set too, and applies EXIF orientation.
-  const img = await normalizeImage(bytes, { ...CAPTURE_ADVICE_V1_1, acceptBmp: true });
+  const img = await normalizeImage(bytes, { ...adviceSettings, acceptBmp: true });
   const { width, height } = img;
   const up = await sharp(img.data, { raw: { width, height, channels: 3 } }).png().toBuffer();
   const sigma = Math.max(width, height) / 400; // the same apparent blur whatever the resolution
@@ -59,23 +66,26 @@ async function variants(bytes: Buffer): Promise<Record<string, Buffer>> {
   };
 }
 
-await adviseCapture(readFileSync(path.join(realDir, 'yushulx__python-mrz-scanner-sdk__examples__enhanced__passport.jpg')), true, tess); // warm the worker
 const truths = readFileSync(path.join(realDir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth);
+await adviseCapture(readFileSync(path.join(realDir, truths[0]!.file)), true, tess); // warm the worker
 for (const t of truths) {
-  const bytes = readFileSync(path.join(realDir, t.file));
   const set = isHeldOut(t) ? 'held-out' : 'tuning';
+  if (rotate !== undefined && set === 'held-out') continue;
+  const read = readFileSync(path.join(realDir, t.file));
+  const bytes = rotate === undefined ? read : await turnedPrint(read, rotate);
+  if (!bytes) continue;
   let scan: MrzScan | null = null;
   try { scan = await engine.scanMrz(bytes); } catch { /* counted as not read */ }
   const lines = scan?.parsed?.lines ?? [];
   const exact = lines.length === t.mrz_lines.length && t.mrz_lines.every((l, i) => lines[i] === l);
   const full = { valid: !!scan?.valid, exact, reason: scan?.reason ?? (scan ? null : 'error') };
   rows.push({ file: t.file, set, variant: 'original', full, ...(await advise(bytes, true)) });
-  for (const [variant, b] of Object.entries(await variants(bytes))) rows.push({ file: t.file, set, variant, ...(await advise(b, true)) });
+  if (rotate === undefined) for (const [variant, b] of Object.entries(await variants(bytes))) rows.push({ file: t.file, set, variant, ...(await advise(b, true)) });
   process.stderr.write(`\rreal ${rows.filter((r) => r.variant === 'original').length}/${truths.length}`);
 }
 process.stderr.write('\n');
 
-if (corpusDir && existsSync(path.join(corpusDir, 'index.json'))) {
+if (corpusDir && rotate === undefined && existsSync(path.join(corpusDir, 'index.json'))) {
   const entries = (JSON.parse(readFileSync(path.join(corpusDir, 'index.json'), 'utf8')) as { entries: CorpusEntry[] }).entries.filter((e) => !e.variant.startsWith('forged'));
   for (const e of entries) {
     const truth = JSON.parse(readFileSync(path.join(corpusDir, e.truth), 'utf8')) as { template: string };
@@ -100,14 +110,14 @@ const mrzWarn = (r: Row) => has(r, 'mrz_not_found') || has(r, 'mrz_unreadable') 
 const anyWarn = (r: Row) => r.advice.issues.length > 0;
 
 const out: string[] = [];
-out.push(`# Capture advice (${CAPTURE_ADVICE_V1_1.version}) on real images (${realDir})`, '');
+out.push(`# Capture advice (${adviceSettings.version}) on real images (${realDir})${rotate !== undefined ? `, tuning photos turned ${rotate}°` : ''}`, '');
 out.push('Latency is the whole quick check (decode, blur, band search, one or two reads) in this process; CPU counts every thread.', '');
 out.push('| set | photos | wall p50 | wall p95 | CPU p50 | CPU p95 | over the 2.5 s deadline (wall) | read stage over readTimeoutMs | full engine reads (valid) | MRZ warning (not found, unreadable, cut off) on a photo the full engine reads = false alarm | any advice on it | MRZ warning where the full engine does not read |');
 out.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 const summary = (label: string, rs: Row[]) => {
   if (!rs.length) return;
   const read = rs.filter((r) => r.full?.valid), unread = rs.filter((r) => !r.full?.valid);
-  out.push(`| ${label} | ${rs.length} | ${q(rs.map((r) => r.ms), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.ms), 0.95).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.95).toFixed(0)} ms | ${rs.filter((r) => r.ms > 2500).length} | ${rs.filter((r) => r.advice.timings.read > CAPTURE_ADVICE_V1_1.readTimeoutMs).length} | ${pct(read.length, rs.length)} | ${pct(read.filter(mrzWarn).length, read.length)} | ${pct(read.filter(anyWarn).length, read.length)} | ${pct(unread.filter(mrzWarn).length, unread.length)} |`);
+  out.push(`| ${label} | ${rs.length} | ${q(rs.map((r) => r.ms), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.ms), 0.95).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.5).toFixed(0)} ms | ${q(rs.map((r) => r.cpuMs), 0.95).toFixed(0)} ms | ${rs.filter((r) => r.ms > 2500).length} | ${rs.filter((r) => r.advice.timings.read > adviceSettings.readTimeoutMs).length} | ${pct(read.length, rs.length)} | ${pct(read.filter(mrzWarn).length, read.length)} | ${pct(read.filter(anyWarn).length, read.length)} | ${pct(unread.filter(mrzWarn).length, unread.length)} |`);
 };
 const originals = rows.filter((r) => r.variant === 'original');
 summary('tuning', originals.filter((r) => r.set === 'tuning'));

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { tsxWorker } from './tsx-worker.js';
 import type { CaptureAdvisor, TCaptureAdvice } from '../domain/capture-advice.js';
-import { CAPTURE_ADVICE_V1_1, type CaptureAdviceSettings } from './document/advice.js';
+import { CAPTURE_ADVICE, type CaptureAdviceSettings } from './document/advice.js';
 import type { AdviceReply, AdviceRequest, AdviceWorkerData } from './document/advice-worker.js';
 import { DOCUMENT_SETTINGS_V2 } from './document/settings.js';
 import type { LivePreviewer, TLivePreview } from '../domain/live-preview.js';
@@ -25,7 +25,7 @@ export interface CaptureAdvisorOptions {
 }
 
 export function createCaptureAdvisor(opts: CaptureAdvisorOptions = {}): CaptureAdvisor & { warm(): Promise<boolean> } {
-  const s = opts.settings ?? CAPTURE_ADVICE_V1_1;
+  const s = opts.settings ?? CAPTURE_ADVICE;
   const deadlineMs = opts.deadlineMs ?? 2500;
   const maxInFlight = opts.maxInFlight ?? 2;
   const unavailable = (ms: number): TCaptureAdvice => ({ status: 'unavailable', issues: [], retake_suggested: false, version: s.version, ms });

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import type { TCaptureIssue } from '../../domain/capture-advice.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
 import { locateMrzBands, type MrzBand } from './mrz/locate.js';
-import { bandCropper, interpret } from './mrz/scan.js';
+import { bandCropper, interpret, splitTextLines, type UpscaleOptions } from './mrz/scan.js';
+import type { OcrLine } from './ocr/workers.js';
 import type { OcrWorker } from './ocr/workers.js';
 
 /**
@@ -40,6 +41,34 @@ export interface CaptureAdviceSettings {
    * upside-down MRZ was called unreadable (document-engine 2.2 `scan.exactFlip`, the same bug).
    */
   exactFlip?: boolean;
+  /**
+   * 1.2: when the best band does not read, or no band is found at the text's angle, one more band
+   * search across the dominant text (turned a quarter) and a read of its best band: document engine
+   * 3.7's `scan.acrossText`. A passport's upper page printed sideways, photographed a quarter turn
+   * off, has its dominant text along the frame and its MRZ across it; 1.1 told such a photo its MRZ
+   * was unreadable or missing while the Case's scan read it.
+   */
+  acrossText?: boolean;
+  /**
+   * 1.2: the band search of the full scan it advises for (document engine 3.7's `scan` options of the
+   * same names; 3.7 strips no overlay lines, so neither does the advice). 1.0 and 1.1 searched as document engine 2.0 did, without the joins and pairings later
+   * engines added, and so told photos the Case's scan reads that their MRZ was not there (public tuning:
+   * a tight crop of a card's MRZ in large print, a passport whose name line breaks at its fillers).
+   * Where no band is found at all, the full scan's later searches follow, each only if the one before
+   * found nothing: the straight and quarter-turned frames (`quarterTurns`), then faint print
+   * (`faintSearch`, the text mask's level as a fraction of Otsu's).
+   */
+  /**
+   * 1.2: bands after the best one read (upright, once each) while no read has had an MRZ's shape.
+   * 1.1 read the best band only and called the MRZ unreadable when that band was other text.
+   */
+  moreBands?: number;
+  /**
+   * 1.2: the band cut as the full scan cuts it for its first read, small print enlarged (`upscale`), and
+   * a read that shows fillers but no MRZ read again line by line (`splitLines`, document engine 2.8).
+   */
+  crop?: { upscale?: UpscaleOptions; splitLines?: boolean };
+  bandSearch?: { tilt?: boolean; adaptiveJoin?: boolean; extendFirst?: boolean; faintSearch?: number; quarterTurns?: boolean };
 }
 
 /**
@@ -64,6 +93,26 @@ export const CAPTURE_ADVICE_V1: CaptureAdviceSettings = {
 
 /** capture-advice 1.1 (current): 1.0 with the 180° read of the band itself; nothing else changed. */
 export const CAPTURE_ADVICE_V1_1: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1, version: 'capture-advice@1.1.0', exactFlip: true };
+
+/**
+ * capture-advice 1.2 (current): 1.1 with document engine 3.7's band search (`bandSearch`: its tilt
+ * passes, adaptive join, overlay-line stripping and filler-grown pairing) and its search across the text
+ * (`acrossText`). Still one read of the best band (two if upside down), and one of the band across.
+ */
+export const CAPTURE_ADVICE_V1_2: CaptureAdviceSettings = {
+  ...CAPTURE_ADVICE_V1_1,
+  version: 'capture-advice@1.2.0',
+  acrossText: true,
+  moreBands: 2,
+  crop: { upscale: { belowPx: 14, lineHeightPx: 36, preBlur: 0.5 }, splitLines: true },
+  bandSearch: { tilt: true, adaptiveJoin: true, extendFirst: true, quarterTurns: true, faintSearch: 0.5 },
+};
+
+/** The settings the api runs. */
+export const CAPTURE_ADVICE = CAPTURE_ADVICE_V1_2;
+
+/** By short name, for the bench's `--settings`. */
+export const CAPTURE_ADVICE_BY_NAME: Readonly<Record<string, CaptureAdviceSettings>> = { '1.0': CAPTURE_ADVICE_V1, '1.1': CAPTURE_ADVICE_V1_1, '1.2': CAPTURE_ADVICE_V1_2 };
 
 export interface CaptureAdviceResult {
   issues: TCaptureIssue[];
@@ -118,7 +167,7 @@ export function edgeGap(b: MrzBand, w: number, h: number): number {
   return Math.max(0, gap) / b.lineHeight;
 }
 
-export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract: OcrWorker, s: CaptureAdviceSettings = CAPTURE_ADVICE_V1_1): Promise<CaptureAdviceResult> {
+export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract: OcrWorker, s: CaptureAdviceSettings = CAPTURE_ADVICE): Promise<CaptureAdviceResult> {
   const timings = { decode: 0, sharpness: 0, locate: 0, read: 0 };
   const metrics: CaptureAdviceResult['metrics'] = { sharpness: 0, mrzBands: null, mrzChecks: null, mrzReads: 0, mrzReadTimedOut: false, mrzEdgeGap: null };
   let t = performance.now();
@@ -136,43 +185,100 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
   timings.sharpness = lap();
   if (!expectMrz) return { issues, metrics, timings };
 
-  const bands = (await locateMrzBands(img, { workSide: s.workSide, maxBands: s.maxBands })).filter((b) => b.lines >= 2);
+  const textTurn: { across?: number } = {};
+  const { faintSearch, quarterTurns, ...joins } = s.bandSearch ?? {};
+  const search = { workSide: s.workSide, ...joins };
+  const bands = (await locateMrzBands(img, { ...search, maxBands: s.maxBands, ...(s.acrossText ? { report: textTurn } : {}) })).filter((b) => b.lines >= 2);
   metrics.mrzBands = bands.length;
-  timings.locate = lap();
-  if (!bands.length) {
-    issues.push('mrz_not_found');
-    return { issues, metrics, timings };
-  }
-  const band = bands[0]!;
-  metrics.mrzEdgeGap = Math.round(edgeGap(band, img.width, img.height) * 100) / 100;
-  const cutOff = metrics.mrzEdgeGap < s.edgeLineHeights;
+  timings.locate += lap();
 
   // One read upright; a second, turned 180°, only when the first makes no sense (scan.ts's rule:
   // a read with half its check digits right was the right way up).
-  const crop = bandCropper(img, s.lineHeightPx, false, false, !!s.exactFlip);
-  let readable = false;
+  const crop = bandCropper(img, s.lineHeightPx, false, false, !!s.exactFlip, s.crop?.upscale);
   let timedOut = false;
-  for (const flipped of [false, true]) {
-    let raw;
-    try {
-      raw = (await tesseract.recognize(await crop(band, flipped, 'grey'), { user_defined_dpi: '300' }, s.readTimeoutMs)).lines;
-    } catch {
-      timedOut = true;
-      break;
+  /** Whether any read so far had an MRZ's shape (a format, right or wrong): then the MRZ was found. */
+  let shaped = false;
+  const readable = async (band: MrzBand, turns: boolean[] = [false, true]): Promise<boolean> => {
+    for (const flipped of turns) {
+      let r;
+      try {
+        const png = await crop(band, flipped, 'grey');
+        const raw = (await tesseract.recognize(png, { user_defined_dpi: '300' }, s.readTimeoutMs)).lines;
+        metrics.mrzReads++;
+        r = interpret(raw);
+        // As the full scan's first read (2.8 `splitLines`): fillers read but no MRZ made of the lines.
+        const parts = !r && s.crop?.splitLines && raw.some((l) => /<</.test(l.text) && l.text.replace(/[^A-Za-z0-9<]/g, '').length >= 24) ? await splitTextLines(png) : null;
+        if (parts) {
+          const lines: OcrLine[] = [];
+          for (const part of parts) {
+            const got = (await tesseract.recognize(part, { user_defined_dpi: '300' }, s.readTimeoutMs)).lines;
+            const longest = got.reduce<OcrLine | null>((m, l) => (!m || l.text.length > m.text.length ? l : m), null);
+            if (longest) lines.push(longest);
+          }
+          metrics.mrzReads++;
+          r = interpret(lines) ?? r;
+        }
+      } catch {
+        timedOut = true;
+        return false;
+      }
+      const checks = r?.parsed?.checks.length ?? 0;
+      const ok = r?.checksOk ?? 0;
+      if (r?.parsed) shaped = true;
+      if (r?.parsed && (!metrics.mrzChecks || ok > metrics.mrzChecks[0])) metrics.mrzChecks = [ok, checks];
+      if (r?.parsed && ok >= checks / 2) return true;
     }
-    metrics.mrzReads++;
-    const r = interpret(raw);
-    const checks = r?.parsed?.checks.length ?? 0;
-    const ok = r?.checksOk ?? 0;
-    if (r?.parsed && (!metrics.mrzChecks || ok > metrics.mrzChecks[0])) metrics.mrzChecks = [ok, checks];
-    if (r?.parsed && ok >= checks / 2) {
-      readable = true;
-      break;
+    return false;
+  };
+  // The band the advice is about: the best one found (cut-off is judged on it).
+  let judged: MrzBand | undefined = bands[0];
+  let read = judged ? await readable(judged) : false;
+  timings.read += lap();
+  // 1.2: nothing readable at the text's angle; one search across the text, unless a band already runs that way.
+  const across = textTurn.across;
+  if (s.acrossText && !read && !timedOut && across !== undefined && !bands.some((b) => Math.abs(b.angle - across) < 0.75)) {
+    const found = (await locateMrzBands(img, { ...search, maxBands: 1, angles: [across], tilt: false })).find((b) => b.lines >= 2 && !b.fallback);
+    timings.locate += lap();
+    if (found) {
+      metrics.mrzBands++;
+      read = await readable(found);
+      timings.read += lap();
+      if (read || !judged) judged = found;
     }
   }
-  timings.read = lap();
+  // 1.2: no read so far had an MRZ's shape, so the bands read were other text (a card's name block
+  // ranks above its MRZ): the next bands found, read the right way up only (the first band's two reads
+  // left the turn open, and the upright photo is the common one), at most `moreBands` of them.
+  for (const next of bands.slice(1, 1 + (s.moreBands ?? 0))) {
+    if (read || shaped || timedOut) break;
+    read = await readable(next, [false]);
+    timings.read += lap();
+    if (read) judged = next;
+  }
+  // 1.2: no band anywhere yet: the full scan's later searches, in its order, until one finds a band.
+  const searched = new Set([...bands.map((b) => b.angle), ...(across !== undefined && s.acrossText ? [across] : [])]);
+  const later = [
+    ...(quarterTurns ? [{ angles: [0, 90, -90].filter((a) => !searched.has(a)), skipAngles: [...searched] }] : []),
+    ...(faintSearch ? [{ faint: faintSearch }] : []),
+  ];
+  for (const extra of later) {
+    if (judged || timedOut) break;
+    const found = (await locateMrzBands(img, { ...search, maxBands: 1, ...extra })).find((b) => b.lines >= 2);
+    timings.locate += lap();
+    if (!found) continue;
+    metrics.mrzBands = (metrics.mrzBands ?? 0) + 1;
+    judged = found;
+    read = await readable(found);
+    timings.read += lap();
+  }
   metrics.mrzReadTimedOut = timedOut;
+  if (!judged) {
+    issues.push('mrz_not_found');
+    return { issues, metrics, timings };
+  }
+  metrics.mrzEdgeGap = Math.round(edgeGap(judged, img.width, img.height) * 100) / 100;
+  const cutOff = metrics.mrzEdgeGap < s.edgeLineHeights;
   // A read that ran out of time judges nothing: no advice is better than a wrong one.
-  if (!readable && !timedOut) issues.push(cutOff ? 'document_cut_off' : 'mrz_unreadable');
+  if (!read && !timedOut) issues.push(cutOff ? 'document_cut_off' : 'mrz_unreadable');
   return { issues, metrics, timings };
 }
