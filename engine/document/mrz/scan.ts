@@ -194,6 +194,13 @@ export interface ScanOptions {
    */
   acrossText?: boolean;
   /**
+   * 3.8 (candidate): the faint search (`faintSearch`) also runs when every band found is a single blob
+   * (`lines` 0: no two text lines stacked) and nothing read valid, not only when no band was found.
+   * Seen first in capture advice: on clean synthetic passport photos the whole-frame search found only
+   * one-line captions, read them, and never searched faint print, where the MRZ is.
+   */
+  faintUnlessStack?: boolean;
+  /**
    * Experiment on 3.6 (measured, in no version; engine/document/README.md "Document engine 3.7"): the
    * full-resolution image a band is cut from is turned to the band's angle with this interpolator
    * instead of sharp `rotate`'s bilinear one (the same geometry; quarter turns resample nothing).
@@ -1270,9 +1277,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (done) return done;
     }
   }
-  if (!bands.length && opts.faintSearch) {
-    bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
-    for (let i = 0; i < bands.length; i++) {
+  // 3.8 (`faintUnlessStack`): also when every band found is one blob (no two lines stacked) and none read valid.
+  if (opts.faintSearch && (!bands.length || (opts.faintUnlessStack && !(best as { r: Interpreted } | null)?.r.valid && !bands.some((b) => b.lines >= 2)))) {
+    const faint = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
+    const start = bands.length;
+    bands = [...bands, ...faint.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20))];
+    for (let i = start; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
       if (done) return done;
     }
