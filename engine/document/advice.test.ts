@@ -77,11 +77,18 @@ describe.runIf(existsSync(UK))('capture advice 1.2: the search across the text (
     }
   }, 120_000);
 
-  it('upright it reads the first band and searches no further, as 1.1; a photo without an MRZ is still told so', async () => {
+  it('upright it reads the first band and searches no further, as 1.1; cut off, it says so without reading other text; a photo without an MRZ is still told so', async () => {
     const up = readFileSync(UK);
     const [a, b] = [await adviseFast(up, CAPTURE_ADVICE_V1_1), await adviseFast(up, CAPTURE_ADVICE_V1_2)];
     expect([a.issues, b.issues]).toEqual([[], []]);
     expect([a.metrics.mrzReads, b.metrics.mrzReads]).toEqual([1, 1]);
+    // the right 40 % cut away: the best band runs into the edge and reads nothing, so no other text is read
+    const { width, height } = await sharp(up).metadata();
+    const cut = await sharp(up).extract({ left: 0, top: 0, width: Math.round(width! * 0.6), height: height! }).jpeg({ quality: 90 }).toBuffer();
+    const cutAdvice = await adviseFast(cut, CAPTURE_ADVICE_V1_2);
+    expect(cutAdvice.issues).toEqual(['document_cut_off']);
+    expect(cutAdvice.metrics.mrzEdgeGap).toBe(0);
+    expect(cutAdvice.metrics.mrzReads).toBeLessThanOrEqual(4);
     // a plain grey card: no band at the text's angle nor across it
     const blank = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#8a8f95' } }).jpeg().toBuffer();
     const none = await adviseFast(blank, CAPTURE_ADVICE_V1_2);

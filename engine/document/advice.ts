@@ -59,8 +59,9 @@ export interface CaptureAdviceSettings {
    * (`faintSearch`, the text mask's level as a fraction of Otsu's).
    */
   /**
-   * 1.2: bands after the best one read (upright, once each) while no read has had an MRZ's shape.
-   * 1.1 read the best band only and called the MRZ unreadable when that band was other text.
+   * 1.2: bands after the best one read (upright, once each) while no read has had an MRZ's shape, unless
+   * the best band reaches the photo's edge (a cut-off MRZ). 1.1 read the best band only and called the
+   * MRZ unreadable when that band was other text.
    */
   moreBands?: number;
   /**
@@ -249,7 +250,10 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
   // 1.2: no read so far had an MRZ's shape, so the bands read were other text (a card's name block
   // ranks above its MRZ): the next bands found, read the right way up only (the first band's two reads
   // left the turn open, and the upright photo is the common one), at most `moreBands` of them.
-  for (const next of bands.slice(1, 1 + (s.moreBands ?? 0))) {
+  // Not when the best band reaches the photo's edge: an unreadable band there is what a cut-off MRZ looks
+  // like, and the reads of other text would spend the time in which the applicant should be told.
+  const atEdge = !!bands[0] && edgeGap(bands[0], img.width, img.height) < s.edgeLineHeights;
+  for (const next of atEdge ? [] : bands.slice(1, 1 + (s.moreBands ?? 0))) {
     if (read || shaped || timedOut) break;
     read = await readable(next, [false]);
     timings.read += lap();

@@ -131,6 +131,7 @@ export const ZDocumentEngineSettings = z.object({
     /** 3.7: the band search also runs across the dominant text, a quarter turn from it (`mrz/locate.ts` `across`). */
     acrossText: z.boolean().optional(),
     faintUnlessStack: z.boolean().optional(),
+    inkSearch: z.boolean().optional(),
     /** Experiment on 3.6 (measured, in no version): the band's image turned with this interpolator, not bilinear (`mrz/scan.ts` `bandCropper`). */
     turnInterpolator: z.enum(['bicubic', 'locallyBoundedBicubic', 'nohalo']).optional(),
     /** 3.1: when no read is valid, the read reported for review is the best supported (`mrz/scan.ts` `reportBest`): the MRZ recogniser's read competes on check digits, and of two passing versions the one more reads print. */
@@ -416,10 +417,20 @@ export const DOCUMENT_SETTINGS_V20: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V19.scan!, faintUnlessStack: true },
 };
 
+/**
+ * Document engine 3.9 candidate (`DOCUMENT_SETTINGS_V21`): 3.8 with one band search on the brightest channel
+ * when the best band does not read, its band cut from that channel (`scan.inkSearch`).
+ */
+export const DOCUMENT_SETTINGS_V21: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V20,
+  version: 'document-engine@3.9.0',
+  scan: { ...DOCUMENT_SETTINGS_V20.scan!, inkSearch: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -29,6 +29,8 @@ export interface MrzBand {
   score: number;
   /** 2.7: paired only through lines grown across their filler gaps (`extendFirst`): read after the others. */
   fallback?: true;
+  /** 3.9: found on each pixel's brightest channel (`scan.inkSearch`): cut from it, not from luma. */
+  ink?: 'value';
 }
 
 /** `binary`: `src` holds only 0 and 1 (a mask), which rows can filter by runs (morphology.ts). */

@@ -201,6 +201,14 @@ export interface ScanOptions {
    */
   faintUnlessStack?: boolean;
   /**
+   * 3.9 (candidate): when the best band's reads are not valid, one band search on each pixel's brightest
+   * channel (needs `ink: 'auto'`), where coloured marks over the MRZ (a drawn ellipse, a highlight bar)
+   * turn light and black ink stays dark. Its best stacked band, if new, is placed as 3.7 places the band
+   * across the text (next if more MRZ-like than every band left, else last) and is cut from the brightest
+   * channel (`MrzBand.ink`).
+   */
+  inkSearch?: boolean;
+  /**
    * Experiment on 3.6 (measured, in no version; engine/document/README.md "Document engine 3.7"): the
    * full-resolution image a band is cut from is turned to the band's angle with this interpolator
    * instead of sharp `rotate`'s bilinear one (the same geometry; quarter turns resample nothing).
@@ -612,6 +620,8 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
   const chosen = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
   const bandImage = (b: MrzBand) => {
     if (!inkAlt) return turnedImage(b.angle);
+    // 3.9: a band found on the brightest channel is cut from it (luma holds the marks it was found without).
+    if (b.ink === 'value') return turnedImage(b.angle, inkAlt);
     const key = `${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}`;
     if (!chosen.has(key)) {
       chosen.set(key, (async () => {
@@ -1262,6 +1272,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       const found = (await locateMrzBands(img, { workSide: opts.workSide, maxBands: 1, angles: [across], lines: opts.lines, tilt: false, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst })).find((b) => !b.fallback);
       if (found) bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, found);
     }
+    // 3.9 (`inkSearch`): the best band did not read; search once on the brightest channel, and cut its band from there.
+    if (i === 0 && opts.inkSearch && alt && !spent()) {
+      const found = (await locateMrzBands(alt, { workSide: opts.workSide, maxBands: 1, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst })).find((m) => m.lines >= 2 && !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20));
+      if (found) bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, { ...found, ink: 'value' });
+    }
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
@@ -1278,6 +1293,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
   }
   // 3.8 (`faintUnlessStack`): also when every band found is one blob (no two lines stacked) and none read valid.
+  const stackless = !bands.some((b) => b.lines >= 2);
   if (opts.faintSearch && (!bands.length || (opts.faintUnlessStack && !(best as { r: Interpreted } | null)?.r.valid && !bands.some((b) => b.lines >= 2)))) {
     const faint = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
     const start = bands.length;
