@@ -408,7 +408,7 @@ export const DOCUMENT_SETTINGS_V19: TDocumentEngineSettings = {
 };
 
 /**
- * Document engine 3.8 candidate (`DOCUMENT_SETTINGS_V20`): 3.7 with the faint search also where every
+ * Document engine 3.8 (`DOCUMENT_SETTINGS_V20`, profile ep-2026.11-24): 3.7 with the faint search also where every
  * band found is one blob and nothing read valid (`scan.faintUnlessStack`).
  */
 export const DOCUMENT_SETTINGS_V20: TDocumentEngineSettings = {
@@ -418,7 +418,7 @@ export const DOCUMENT_SETTINGS_V20: TDocumentEngineSettings = {
 };
 
 /**
- * Document engine 3.9 candidate (`DOCUMENT_SETTINGS_V21`): 3.8 with one band search on the brightest channel
+ * Document engine 3.9 (`DOCUMENT_SETTINGS_V21`, measured, in no profile): 3.8 with one band search on the brightest channel
  * when the best band does not read, its band cut from that channel (`scan.inkSearch`).
  */
 export const DOCUMENT_SETTINGS_V21: TDocumentEngineSettings = {

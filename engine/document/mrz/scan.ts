@@ -194,14 +194,14 @@ export interface ScanOptions {
    */
   acrossText?: boolean;
   /**
-   * 3.8 (candidate): the faint search (`faintSearch`) also runs when every band found is a single blob
+   * 3.8: the faint search (`faintSearch`) also runs when every band found is a single blob
    * (`lines` 0: no two text lines stacked) and nothing read valid, not only when no band was found.
    * Seen first in capture advice: on clean synthetic passport photos the whole-frame search found only
    * one-line captions, read them, and never searched faint print, where the MRZ is.
    */
   faintUnlessStack?: boolean;
   /**
-   * 3.9 (candidate): when the best band's reads are not valid, one band search on each pixel's brightest
+   * 3.9 (measured, in no profile: engine/document/README.md "Document engine 3.9"): when the best band's reads are not valid, one band search on each pixel's brightest
    * channel (needs `ink: 'auto'`), where coloured marks over the MRZ (a drawn ellipse, a highlight bar)
    * turn light and black ink stays dark. Its best stacked band, if new, is placed as 3.7 places the band
    * across the text (next if more MRZ-like than every band left, else last) and is cut from the brightest
@@ -1294,7 +1294,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   }
   // 3.8 (`faintUnlessStack`): also when every band found is one blob (no two lines stacked) and none read valid.
   const stackless = !bands.some((b) => b.lines >= 2);
-  if (opts.faintSearch && (!bands.length || (opts.faintUnlessStack && !(best as { r: Interpreted } | null)?.r.valid && !bands.some((b) => b.lines >= 2)))) {
+  if (opts.faintSearch && (!bands.length || (opts.faintUnlessStack && stackless && !(best as { r: Interpreted } | null)?.r.valid))) {
     const faint = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
     const start = bands.length;
     bands = [...bands, ...faint.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20))];
