@@ -879,7 +879,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
   const textTurn: { across?: number } = {};
-  let bands = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst, report: textTurn });
+  /** The band search's settings every search of this scan shares (each adds its angles, level or image). */
+  const search = { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst };
+  let bands = await locateMrzBands(img, { ...search, report: textTurn });
   const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops', opts.turnInterpolator);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
@@ -1263,19 +1265,23 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     };
   };
 
+  /** A band already in the list: same turn, corners within 20 px. */
+  const known = (m: MrzBand) => bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20);
+  /** 3.7: a band found by a later search is read next if more MRZ-like than every band left, else last. */
+  const placeNext = (found: MrzBand) => bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, found);
   for (let i = 0; i < bands.length; i++) {
     const done = await tryBand(i, bands[i]!);
     if (done) return done;
     // 3.7 (`acrossText`): the best band did not read; search across the text (once, and only if no band is already that way).
     const across = textTurn.across;
     if (i === 0 && opts.acrossText && across !== undefined && !spent() && !bands.some((b) => Math.abs(b.angle - across) < 0.75)) {
-      const found = (await locateMrzBands(img, { workSide: opts.workSide, maxBands: 1, angles: [across], lines: opts.lines, tilt: false, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst })).find((b) => !b.fallback);
-      if (found) bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, found);
+      const found = (await locateMrzBands(img, { ...search, maxBands: 1, angles: [across], tilt: false })).find((b) => !b.fallback);
+      if (found) placeNext(found);
     }
     // 3.9 (`inkSearch`): the best band did not read; search once on the brightest channel, and cut its band from there.
     if (i === 0 && opts.inkSearch && alt && !spent()) {
-      const found = (await locateMrzBands(alt, { workSide: opts.workSide, maxBands: 1, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst })).find((m) => m.lines >= 2 && !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20));
-      if (found) bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, { ...found, ink: 'value' });
+      const found = (await locateMrzBands(alt, { ...search, maxBands: 1 })).find((m) => m.lines >= 2 && !known(m));
+      if (found) placeNext({ ...found, ink: 'value' });
     }
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
@@ -1284,8 +1290,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // leave budget unspent, and the quarter-turn search would spend it on other angles.
   if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent()) && !(bounds?.keepTurn && rightWayUp)) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, angles: [0, 90, -90].filter((a) => !done.has(a)), lines: opts.lines, tilt: opts.tilt, skipAngles: [...done], adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
-    const fresh = more.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20)).slice(0, opts.maxBands);
+    const more = await locateMrzBands(img, { ...search, angles: [0, 90, -90].filter((a) => !done.has(a)), skipAngles: [...done] });
+    const fresh = more.filter((m) => !known(m)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
@@ -1295,9 +1301,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // 3.8 (`faintUnlessStack`): also when every band found is one blob (no two lines stacked) and none read valid.
   const stackless = !bands.some((b) => b.lines >= 2);
   if (opts.faintSearch && (!bands.length || (opts.faintUnlessStack && stackless && !(best as { r: Interpreted } | null)?.r.valid))) {
-    const faint = await locateMrzBands(img, { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, faint: opts.faintSearch, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst });
+    const faint = await locateMrzBands(img, { ...search, faint: opts.faintSearch });
     const start = bands.length;
-    bands = [...bands, ...faint.filter((m) => !bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20))];
+    bands = [...bands, ...faint.filter((m) => !known(m))];
     for (let i = start; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
       if (done) return done;
