@@ -32,6 +32,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-22': '48fa647768d83761481ba8d1047159207f3b008c770f448d9621dead4a9c4d4e',
   'ep-2026.11-23': 'a80a2067f683bc3c241802b36008c1207432c974e416de769c3250b83b8c988e',
   'ep-2026.11-24': 'd4875fc97868746178fb436a63ba8989e62991bc10a5464f8f311e0dc968aba5',
+  'ep-2026.11-25': 'ce19dfcde6b4c33eea3ecf4c437fa5fa96ec855db14ef7e8a5c5f56b0cd95e7f',
 };
 
 describe('engine profiles', () => {

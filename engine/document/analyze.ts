@@ -3,7 +3,7 @@ import type { TCheckName, TCheckOutcome } from '../../domain/checks.js';
 import { compareExact, compareNames, parseDate, type FieldComparison } from './compare.js';
 import { locateDocument, type Located } from './image/locate.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
-import { scanMrz, type MrzScan } from './mrz/scan.js';
+import { blindTwinsAgreed, OTHER_FAMILIES, scanMrz, type MrzScan } from './mrz/scan.js';
 import { birthDateIso, expiryDateIso, type ParsedMrz } from './mrz/parse.js';
 import type { GlyphReader } from './mrz/glyphs.js';
 import type { MrzLineRecognizer } from './mrz/mrzrec.js';
@@ -117,6 +117,29 @@ async function sideImage(bytes: Buffer, t: DocumentTemplate, s: TDocumentEngineS
   return { ...(await locateDocument(img, { width: Math.round(t.sizeMm.width * s.pxPerMm), height: Math.round(t.sizeMm.height * s.pxPerMm) })), working: img };
 }
 
+/**
+ * 3.10 (`scan.fallbackConfirm`): whether the template band's check-valid read may stand in for a scan
+ * that refused. The 1.x cascade takes the first read that passes its check digits; the scan takes
+ * none that another read does not print identically, and none while a second version also passes.
+ * On the synthetic corpus the two differ exactly where the scan was right to refuse: a filler read
+ * as `0` (both are worth 0 to every check digit) printed by two tesseract reads while five reads of
+ * four reader families printed the filler, and a name line with a stray letter read once. The same
+ * standard here: the read's lines are printed by at least two reads of the template band and the
+ * scan together (with `blindTwins`, its check-blind characters printed alike by another family), and no scan
+ * read of the same shape passing every check digit printed other lines.
+ */
+export function fallbackConfirmed(banded: MrzRead, scan: MrzScan, blindTwins = false): boolean {
+  const lines = banded.parsed?.lines;
+  if (!banded.valid || !lines) return false;
+  const key = lines.join('|');
+  const sameShape = (ls: string[]) => ls.length === lines.length && ls.every((l, i) => l.length === lines[i]!.length);
+  const printed = [...banded.attempts, ...scan.attempts].filter((a) => a.lines?.join('|') === key).length;
+  // `scan.blindTwins`: its check-blind characters printed alike by a read of another family than tesseract's, as the scan asks.
+  const others = [...banded.attempts.filter((a) => a.variant === 'glyph'), ...scan.attempts.filter((a) => OTHER_FAMILIES.has(a.source))].flatMap((a) => (a.lines ? [a.lines] : []));
+  const contradicted = scan.attempts.some((a) => a.lines && sameShape(a.lines) && a.checks > 0 && a.checksOk === a.checks && a.lines.join('|') !== key);
+  return printed >= 2 && (!blindTwins || blindTwinsAgreed({ format: banded.parsed!.format, lines, parsed: banded.parsed }, others)) && !contradicted;
+}
+
 /** 2.x: the MRZ found anywhere in the uploaded photo, in the shape the rest of the analysis expects. */
 async function scannedMrz(img: WorkingImage, t: DocumentTemplate, s: TDocumentEngineSettings, mrz: OcrWorker, glyph?: GlyphReader, rec?: LineRecognizer, mrzRec?: MrzLineRecognizer): Promise<{ read: MrzRead; scan: MrzScan }> {
   // 2.2 (`glyphVote`): the OCR-B glyph reader confirms and votes with tesseract's reads.
@@ -204,6 +227,9 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
           return banded;
         }
         if (!banded.valid) return r.read;
+        // 3.10 (`fallbackConfirm`): the scan refused; its refusal stands unless the template band's
+        // read meets the scan's own standard (two reads print it, no check-valid read prints other lines).
+        if (s.scan?.fallbackConfirm && !fallbackConfirmed(banded, r.scan, !!s.scan.blindTwins)) return r.read;
         scan = { ...r.scan, reason: undefined, fallback: 'template_band' };
         return banded;
       }) : templateRead(),

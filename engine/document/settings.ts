@@ -132,6 +132,14 @@ export const ZDocumentEngineSettings = z.object({
     acrossText: z.boolean().optional(),
     faintUnlessStack: z.boolean().optional(),
     inkSearch: z.boolean().optional(),
+    /** 3.10: the MRZ recogniser's veto is excused inside fields whose check digit fails in its own read (`mrz/scan.ts` `vetoExcuse`). */
+    vetoExcuse: z.boolean().optional(),
+    /** 3.10: of versions passing every check digit, the one most reader families print wins over versions one family prints (`mrz/scan.ts` `familyMajority`). */
+    familyMajority: z.boolean().optional(),
+    /** 3.10: tesseract's reads alone confirm no character of equal check value to a look-alike (6/G, 1/L, a filler read 0 or K) unless another family prints it alike (`mrz/scan.ts` `blindTwins`). */
+    blindTwins: z.boolean().optional(),
+    /** 3.10: a Case's template band read replaces a scan that refused only if two reads print it and no check-valid scan read prints other lines (`analyze.ts` `fallbackConfirmed`). */
+    fallbackConfirm: z.boolean().optional(),
     /** Experiment on 3.6 (measured, in no version): the band's image turned with this interpolator, not bilinear (`mrz/scan.ts` `bandCropper`). */
     turnInterpolator: z.enum(['bicubic', 'locallyBoundedBicubic', 'nohalo']).optional(),
     /** 3.1: when no read is valid, the read reported for review is the best supported (`mrz/scan.ts` `reportBest`): the MRZ recogniser's read competes on check digits, and of two passing versions the one more reads print. */
@@ -427,10 +435,21 @@ export const DOCUMENT_SETTINGS_V21: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V20.scan!, inkSearch: true },
 };
 
+/**
+ * Document engine 3.10 (`DOCUMENT_SETTINGS_V22`): 3.8 where a Case's template band read stands in for a
+ * scan that refused only when it meets the scan's standard (`scan.fallbackConfirm`): printed by two
+ * reads, contradicted by no check-valid read. The scan without a template is 3.8's.
+ */
+export const DOCUMENT_SETTINGS_V22: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V20,
+  version: 'document-engine@3.10.0',
+  scan: { ...DOCUMENT_SETTINGS_V20.scan!, fallbackConfirm: true, vetoExcuse: true, familyMajority: true, blindTwins: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

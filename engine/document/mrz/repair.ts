@@ -11,6 +11,11 @@ const SHAPES: Record<MrzFormat, string[]> = {
   TD1: ['Aa' + 'aaa' + '*'.repeat(25), '9999999' + 'a' + '9999999' + 'aaa' + '*'.repeat(11) + '9', 'a'.repeat(30)],
 };
 
+/** Whether position `k` of line `li` takes letters and digits alike (document number, optional data). */
+export function eitherClassAt(format: MrzFormat, li: number, k: number): boolean {
+  return SHAPES[format][li]?.[k] === '*';
+}
+
 const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', B: '8', G: '6' };
 const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G' };
 

@@ -5,8 +5,8 @@ import type { GlyphReader } from './glyphs.js';
 import type { MrzLineRecognizer } from './mrzrec.js';
 import type { LineRecognizer } from './rec.js';
 import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
-import { parseMrz, type MrzFormat, type ParsedMrz } from './parse.js';
-import { repairLines } from './repair.js';
+import { parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
+import { eitherClassAt, repairLines } from './repair.js';
 
 /**
  * Reads the MRZ of a whole photo or scan (document engine 2.x): locate candidate bands anywhere
@@ -208,6 +208,39 @@ export interface ScanOptions {
    * channel (`MrzBand.ink`).
    */
   inkSearch?: boolean;
+  /**
+   * 3.10: the MRZ recogniser's veto (`mrzVeto`) counts only where its read disagrees with the version
+   * at a character that it has no reason to doubt: an uncovered one (names) or one whose narrowest
+   * check digit holds in its own read. A disagreement inside a field whose check digit fails in the
+   * recogniser's read is that read's own error and says nothing against the version. Measured
+   * reason (synthetic corpus, a Mozambican ID card under perspective): six tesseract reads of every
+   * preprocessing printed the card exactly and passed every check; the recogniser read one digit of
+   * the number as `M`, failed its composite, and its veto left the card unreadable.
+   */
+  vetoExcuse?: boolean;
+  /**
+   * 3.10: two or more versions pass every check digit on a band (until now always unreadable). The
+   * version most of the four reader families (tesseract, the glyph reader, the MRZ recogniser,
+   * PP-OCRv4) print, each as it stands (no check-digit swap, uncovered characters as read), is valid
+   * when every other version is printed by one family only and by fewer reads. Measured reason
+   * (synthetic corpus, two Mozambican ID cards): one tesseract read printed a filler as `0` (both are
+   * worth 0 to every check digit) while tesseract's other reads, the glyph reader, the recogniser
+   * and PP-OCRv4 all printed the card exactly.
+   */
+  familyMajority?: boolean;
+  /**
+   * 3.10: characters no check digit can tell from a look-alike. `6`/`G`, `1`/`L` (look-alikes OCR
+   * confuses, `CONFUSABLE`) and a filler `<` read as `0` or `K` (tesseract's and PP-OCRv4's usual
+   * misreads of filler runs) are worth the same to every ICAO check digit (G = 16, L = 21, K = 20,
+   * `<` = 0). Where a version's document number or optional data holds one of them, agreeing
+   * tesseract reads confirm it only if a read of another family (the glyph reader, the MRZ recogniser,
+   * PP-OCRv4) of that band prints each such character alike, however the rest of its read went:
+   * tesseract's reads of one band under other preprocessings share its errors. Measured reason: the
+   * one silent misread of the whole-frame synthetic scan, a Mexican passport number's `G` read as `6`
+   * by two tesseract reads while the other families read nothing. A stricter rule (no version
+   * confirmed by tesseract alone) was measured too and cost correct reads of turned tuning photos.
+   */
+  blindTwins?: boolean;
   /**
    * Experiment on 3.6 (measured, in no version; engine/document/README.md "Document engine 3.7"): the
    * full-resolution image a band is cut from is turned to the band's angle with this interpolator
@@ -822,6 +855,80 @@ function uncoveredMask(format: MrzFormat, kind: string): boolean[][] {
 }
 
 /**
+ * 3.10 (`vetoExcuse`): the positions each check digit of a read covers (its data and the digit), as
+ * [line, start, end) spans, for the checks `parseMrz` made of it (an absent personal number has none).
+ */
+export function checkSpans(p: ParsedMrz): Map<MrzCheck['field'], [number, number, number][]> {
+  const m = new Map<MrzCheck['field'], [number, number, number][]>();
+  const l = p.lines;
+  const longRest = (optional: string) => /^([A-Z0-9]*?)(\d)(<|$)/.exec(optional)?.[1]?.length;
+  if (p.kind === 'FR-ID') {
+    m.set('document_number', [[1, 0, 13]]); m.set('birth_date', [[1, 27, 34]]); m.set('composite', [[0, 0, 36], [1, 0, 36]]);
+  } else if (p.format === 'TD1') {
+    const rest = l[0]![14] === '<' && /^[A-Z0-9]/.test(l[0]!.slice(15, 30)) ? longRest(l[0]!.slice(15, 30)) : undefined;
+    m.set('document_number', rest === undefined ? [[0, 5, 15]] : [[0, 5, 14], [0, 15, 16 + rest]]);
+    m.set('birth_date', [[1, 0, 7]]); m.set('expiry_date', [[1, 8, 15]]);
+    m.set('composite', [[0, 5, 30], [1, 0, 7], [1, 8, 15], [1, 18, 30]]);
+  } else {
+    const visa = p.kind === 'MRV-A' || p.kind === 'MRV-B';
+    const rest = p.format === 'TD2' && !visa && l[1]![9] === '<' && /^[A-Z0-9]/.test(l[1]!.slice(28, 35)) ? longRest(l[1]!.slice(28, 35)) : undefined;
+    m.set('document_number', rest === undefined ? [[1, 0, 10]] : [[1, 0, 9], [1, 28, 29 + rest]]);
+    m.set('birth_date', [[1, 13, 20]]); m.set('expiry_date', [[1, 21, 28]]);
+    if (p.format === 'TD3' && !visa) m.set('personal_number', [[1, 28, 43]]);
+    if (!visa) m.set('composite', p.format === 'TD3' ? [[1, 0, 10], [1, 13, 20], [1, 21, 44]] : [[1, 0, 10], [1, 13, 20], [1, 21, 36]]);
+  }
+  for (const f of [...m.keys()]) if (!p.checks.some((c) => c.field === f)) m.delete(f);
+  return m;
+}
+
+/**
+ * 3.10 (`vetoExcuse`): every character where `q` prints other than `v` lies inside a field whose own
+ * (narrowest) check digit fails in `q`: `q` is wrong there by its own account. A difference at an
+ * uncovered character, or inside a field `q`'s check digit holds, is not excused. The composite holds
+ * only if every other check does.
+ */
+export function differencesExcused(q: Interpreted, v: Interpreted): boolean {
+  if (!q.parsed || q.format !== v.format) return false;
+  const spans = checkSpans(q.parsed);
+  const size = (sp: [number, number, number][]) => sp.reduce((n, [, a, b]) => n + b - a, 0);
+  // The composite spans the other checked fields: where one of them fails, the composite's holding
+  // is a second error offsetting the first, not evidence.
+  const holds = (f: MrzCheck['field']) => q.parsed!.checks.some((c) => c.field === f && c.ok) && (f !== 'composite' || q.parsed!.checks.every((c) => c.ok));
+  for (let li = 0; li < q.lines.length; li++) {
+    for (let k = 0; k < q.lines[li]!.length; k++) {
+      if (q.lines[li]![k] === v.lines[li]?.[k]) continue;
+      const covering = [...spans].filter(([, sp]) => sp.some(([x, a, b]) => x === li && k >= a && k < b)).sort((a, b) => size(a[1]) - size(b[1]));
+      const narrowest = covering[0]?.[0];
+      if (!narrowest || holds(narrowest)) return false;
+    }
+  }
+  return true;
+}
+
+/** 3.10 (`blindTwins`): characters with a look-alike of the same check value (see `ScanOptions.blindTwins`). */
+const BLIND_TWINS = new Set(['6', 'G', '1', 'L', '0', '<', 'K']);
+/** The attempt sources of reader families other than tesseract's. */
+export const OTHER_FAMILIES = new Set(['glyph', 'mrz', 'rec']);
+
+/**
+ * 3.10 (`blindTwins`): every check-blind character of `v` in a field that takes letters and digits
+ * alike and some check digit covers is printed alike, at its place, by one of `others` (reads of
+ * another family, of `v`'s shape; the rest of those reads may be wrong).
+ */
+export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][]): boolean {
+  const mask = uncoveredMask(v.format, v.parsed?.kind ?? v.format);
+  const fit = others.filter((o) => o.length === v.lines.length && o.every((l, i) => l.length === v.lines[i]!.length));
+  for (let li = 0; li < v.lines.length; li++) {
+    for (let k = 0; k < v.lines[li]!.length; k++) {
+      const c = v.lines[li]![k]!;
+      if (mask[li]![k] || !eitherClassAt(v.format, li, k) || !BLIND_TWINS.has(c)) continue;
+      if (!fit.some((o) => o[li]![k] === c)) return false;
+    }
+  }
+  return true;
+}
+
+/**
  * Vote across reads of one band (2.1). Characters a check digit covers take the character most
  * reads printed (at least two, no tie): a wrong one there fails its check digit. The characters
  * no check digit covers are never voted piecemeal: all of them together must have been printed
@@ -960,8 +1067,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    * pitch from its own ink, glyphs compared at line and glyph scale (`glyphs.ts`), interpreted
    * like a tesseract read (type repair, check-digit-guided swaps). Once per band and turn.
    */
-  /** Reads by another family than tesseract's (glyph reader, PP-OCRv4, the MRZ recogniser). */
-  const otherFamily = new WeakSet<Interpreted>();
+  /** Reads by another family than tesseract's (glyph reader, PP-OCRv4, the MRZ recogniser), and which (3.10 `familyMajority`). */
+  const otherFamily = new WeakMap<Interpreted, 'glyph' | 'rec' | 'mrz'>();
+  /** 3.10 (`blindTwins`): the check-blind characters of `v` are printed alike by other families' reads of this band and turn. */
+  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!));
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
@@ -977,7 +1086,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
         const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
-        if (ok) otherFamily.add(ok);
+        if (ok) otherFamily.set(ok, 'glyph');
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return ok;
       })());
@@ -1017,7 +1126,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
           const done = completeComposite(r.rawLines, r.format);
           if (done !== r.rawLines) r = markCleaned(interpret(done.map((text, i) => ({ text, confidence: r!.confidences[i] ?? 0 })), opts.plausible, opts.lineRepair), CLEANED.has(png)) ?? r;
         }
-        if (r) otherFamily.add(r);
+        if (r) otherFamily.set(r, source);
         attempts.push({ band: bi, flipped, source, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
         return r;
       })());
@@ -1033,7 +1142,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const mrzObjects = async (bi: number, b: MrzBand, flipped: boolean, v: Interpreted): Promise<boolean> => {
     if (!opts.mrzVeto || !readers.mrz || !opts.mrzRec) return false;
     const q = await mrzRead(bi, b, flipped);
-    return !!q && q.format === v.format && q.checksOk >= (opts.mrzVetoMinChecks ?? 0) && q.lines.some((l, k) => l !== v.lines[k]);
+    return !!q && q.format === v.format && q.checksOk >= (opts.mrzVetoMinChecks ?? 0) && q.lines.some((l, k) => l !== v.lines[k]) && !(opts.vetoExcuse && differencesExcused(q, v));
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
@@ -1120,7 +1229,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // The band's reads, which the retries add to: the report of an unreadable band weighs them all.
         const pool = [r, ...confirmReads.flatMap((e) => (e.r ? [e.r] : []))];
         const done = await retryBand(bi, b, flipped, r, confirmReads, pool);
-        return done ?? reported(c, r, pool);
+        return done ?? majority(b, flipped, pool) ?? reported(c, r, pool);
       }
       // One check digit off with a sound structure: if a second read prints the same lines, the
       // document itself says so (a misprinted check digit), and other bands will not change it.
@@ -1132,7 +1241,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 2.1: the band is the right way up but the read is not valid: read it again other ways
       // and vote per character.
       if (opts.retry && r?.parsed && r.checksOk >= r.parsed.checks.length / 2) {
-        const done = await retryBand(bi, b, flipped, r, misprintReads);
+        const pool = [r, ...misprintReads.flatMap((e) => (e.r ? [e.r] : []))];
+        const done = (await retryBand(bi, b, flipped, r, misprintReads, pool)) ?? majority(b, flipped, pool);
         if (done) return done;
       }
       // A read with most check digits right was the right way up; turning it will not help.
@@ -1176,7 +1286,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       let confirmedValid = only && only.length >= 2 && only.some((x) => only.some((y) => y !== x && (asRead(x, x) || asRead(y, x)) && !(opts.swapAsRead && sharedGuess(x, y)))) ? only[0] : undefined;
       // 3.0 (`mrzVeto`): a version printed by tesseract reads only, which the MRZ recogniser reads otherwise, is not confirmed.
       if (confirmedValid && !only!.some((x) => otherFamily.has(x)) && (await mrzObjects(bi, b, flipped, confirmedValid))) confirmedValid = undefined;
-      const vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible, weak, !!opts.swapAsRead) : null;
+      // 3.10 (`blindTwins`): tesseract reads alone confirm no check-blind character another family does not print alike.
+      if (confirmedValid && !only!.some((x) => otherFamily.has(x)) && !twinsAgreed(bi, flipped, confirmedValid)) confirmedValid = undefined;
+      let vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible, weak, !!opts.swapAsRead) : null;
+      if (vote && !pool.some((x) => otherFamily.has(x) && x.lines.join('|') === vote!.lines.join('|')) && !twinsAgreed(bi, flipped, vote)) vote = null;
       const voted = confirmedValid ?? (vote && (!only || vote.lines.join('|') === only[0]!.lines.join('|')) ? vote : null);
       if (voted) {
         return {
@@ -1200,6 +1313,32 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     for (const x of reads) if (x.valid && support(x) > support(top)) top = x;
     if (top === r) return c;
     return { ...c, parsed: top.parsed, lineConfidence: top.confidences, confidence: Math.min(...top.confidences) / 2, corrections: top.corrections };
+  };
+
+  /**
+   * 3.10 (`familyMajority`): the band's reads hold two or more versions that pass every check digit.
+   * The version printed as it stands by most of the four reader families is valid when every other
+   * version is printed by one family only, by fewer reads.
+   */
+  const majority = (b: MrzBand, flipped: boolean, pool: Interpreted[]): MrzScan | null => {
+    if (!opts.familyMajority) return null;
+    const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
+    const versions = new Map<string, { reads: Interpreted[]; printed: Set<string> }>();
+    for (const x of new Set(pool)) {
+      if (!x.valid) continue;
+      const e = versions.get(x.lines.join('|')) ?? { reads: [], printed: new Set<string>() };
+      e.reads.push(x);
+      if (!x.guessed?.length && uncovered(x.rawLines, x.format) === uncovered(x.lines, x.format)) e.printed.add(family(x));
+      versions.set(x.lines.join('|'), e);
+    }
+    if (versions.size < 2) return null;
+    const [top, ...others] = [...versions.values()].sort((a, c) => c.printed.size - a.printed.size);
+    if (top!.printed.size < 3 || others.some((o) => new Set(o.reads.map(family)).size > 1 || o.reads.length >= top!.reads.length)) return null;
+    const v = top!.reads[0]!;
+    return {
+      parsed: v.parsed, valid: true, lineConfidence: v.confidences, confidence: Math.min(...v.confidences),
+      nameConfirmed: true, corrections: v.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
+    };
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
@@ -1242,7 +1381,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 2.5 (`conflictStop`): a second valid version: no later read may side with the first.
       if (conflicted.has(bi)) break;
       // 3.0 (`mrzVeto`): tesseract confirming tesseract, while the MRZ recogniser reads otherwise, is no confirmation.
-      confirmed = same(r2) && (otherFamily.has(r) || !(await mrzObjects(bi, b, flipped, r)));
+      confirmed = same(r2) && (otherFamily.has(r) || (!(await mrzObjects(bi, b, flipped, r)) && twinsAgreed(bi, flipped, r)));
       if (confirmed) break;
       // 2.9 (`lineRec`): the learned recogniser, another family than tesseract's, when the binary
       // read did not confirm: the same lines are a confirmation, as the glyph reader's are; a read
