@@ -33,6 +33,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-23': 'a80a2067f683bc3c241802b36008c1207432c974e416de769c3250b83b8c988e',
   'ep-2026.11-24': 'd4875fc97868746178fb436a63ba8989e62991bc10a5464f8f311e0dc968aba5',
   'ep-2026.11-25': 'ce19dfcde6b4c33eea3ecf4c437fa5fa96ec855db14ef7e8a5c5f56b0cd95e7f',
+  'ep-2026.11-26': '7e1309b7c2cd26e80a92e9af7ec305157bdb6ce5419aa43e05537dcc7862adf2',
 };
 
 describe('engine profiles', () => {

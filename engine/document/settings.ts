@@ -138,6 +138,8 @@ export const ZDocumentEngineSettings = z.object({
     familyMajority: z.boolean().optional(),
     /** 3.10: tesseract's reads alone confirm no character of equal check value to a look-alike (6/G, 1/L, a filler read 0 or K) unless another family prints it alike (`mrz/scan.ts` `blindTwins`). */
     blindTwins: z.boolean().optional(),
+    /** 3.11: of check-valid versions as many reads print, the one whose lines more reader families print is reported for review (`mrz/scan.ts` `reportFamilies`). */
+    reportFamilies: z.boolean().optional(),
     /** 3.10: a Case's template band read replaces a scan that refused only if two reads print it and no check-valid scan read prints other lines (`analyze.ts` `fallbackConfirmed`). */
     fallbackConfirm: z.boolean().optional(),
     /** Experiment on 3.6 (measured, in no version): the band's image turned with this interpolator, not bilinear (`mrz/scan.ts` `bandCropper`). */
@@ -446,10 +448,21 @@ export const DOCUMENT_SETTINGS_V22: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V20.scan!, fallbackConfirm: true, vetoExcuse: true, familyMajority: true, blindTwins: true },
 };
 
+/**
+ * Document engine 3.11 (`DOCUMENT_SETTINGS_V23`): 3.10 where, of check-valid versions as many reads print,
+ * the one reported for review is the one whose lines more reader families print (`scan.reportFamilies`).
+ * Validity as 3.10.
+ */
+export const DOCUMENT_SETTINGS_V23: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V22,
+  version: 'document-engine@3.11.0',
+  scan: { ...DOCUMENT_SETTINGS_V22.scan!, reportFamilies: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {
