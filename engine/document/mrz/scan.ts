@@ -1079,6 +1079,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    */
   /** Reads by another family than tesseract's (glyph reader, PP-OCRv4, the MRZ recogniser), and which (3.10 `familyMajority`). */
   const otherFamily = new WeakMap<Interpreted, 'glyph' | 'rec' | 'mrz'>();
+  const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
   /** 3.10 (`blindTwins`): the check-blind characters of `v` are printed alike by other families' reads of this band and turn. */
   const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!));
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
@@ -1320,7 +1321,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (c.valid || !opts.reportBest) return c;
     const support = (v: Interpreted) => reads.filter((x) => x.valid && x.format === v.format && x.lines.join('|') === v.lines.join('|')).length;
     // 3.11 (`reportFamilies`): how many reader families print each of its lines, summed over its lines.
-    const lineFamilies = (v: Interpreted) => v.lines.reduce((n, l, li) => n + new Set(reads.filter((x) => x.format === v.format && x.lines[li] === l).map((x) => otherFamily.get(x) ?? 'tesseract')).size, 0);
+    const lineFamilies = (v: Interpreted) => v.lines.reduce((n, l, li) => n + new Set(reads.filter((x) => x.format === v.format && x.lines[li] === l).map(family)).size, 0);
     let top = r;
     for (const x of reads) if (x.valid && (support(x) > support(top) || (opts.reportFamilies && support(x) === support(top) && lineFamilies(x) > lineFamilies(top)))) top = x;
     if (top === r) return c;
@@ -1334,7 +1335,6 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
    */
   const majority = (b: MrzBand, flipped: boolean, pool: Interpreted[]): MrzScan | null => {
     if (!opts.familyMajority) return null;
-    const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
     const versions = new Map<string, { reads: Interpreted[]; printed: Set<string> }>();
     for (const x of new Set(pool)) {
       if (!x.valid) continue;
