@@ -7,6 +7,15 @@ export interface MrzCheck {
   ok: boolean;
 }
 
+/**
+ * A long document number's tail in the optional field (Part 5 §4.2.4): the rest of the number, then
+ * its check digit, then a filler or the field's end.
+ */
+export function longNumberTail(optional: string): { more: string; digit: string } | null {
+  const m = /^([A-Z0-9]*?)(\d)(<|$)/.exec(optional);
+  return m ? { more: m[1]!, digit: m[2]! } : null;
+}
+
 /** The document family: line geometry alone does not say which check digits exist. */
 export type MrzKind = 'TD1' | 'TD2' | 'TD3' | 'MRV-A' | 'MRV-B' | 'FR-ID';
 
@@ -90,12 +99,12 @@ export function parseMrz(rawLines: string[], opts: ParseOptions = {}): ParsedMrz
    * enters the check digit; 2.x accepts either (both seen in peer test suites).
    */
   const longNumber = (first9: string, optional: string): { number: string; rest: string } | null => {
-    const m = /^([A-Z0-9]*?)(\d)(<|$)/.exec(optional);
-    if (!m) return null;
-    const number = first9.replace(/<+$/, '') + m[1];
-    const ok = checkDigit(number) === m[2] || (ext && checkDigit(`${first9}<${m[1]}`) === m[2]);
+    const tail = longNumberTail(optional);
+    if (!tail) return null;
+    const number = first9.replace(/<+$/, '') + tail.more;
+    const ok = checkDigit(number) === tail.digit || (ext && checkDigit(`${first9}<${tail.more}`) === tail.digit);
     checks.push({ field: 'document_number', ok });
-    return { number, rest: optional.slice(m[1]!.length + 1) };
+    return { number, rest: optional.slice(tail.more.length + 1) };
   };
   let out: Omit<ParsedMrz, 'checks' | 'checkDigitsValid' | 'structureErrors' | 'format' | 'lines' | 'kind'>;
   let kind: MrzKind = format;

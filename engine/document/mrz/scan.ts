@@ -5,7 +5,7 @@ import type { GlyphReader } from './glyphs.js';
 import type { MrzLineRecognizer } from './mrzrec.js';
 import type { LineRecognizer } from './rec.js';
 import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
-import { parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
+import { longNumberTail, parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
 import { eitherClassAt, repairLines } from './repair.js';
 
 /**
@@ -871,7 +871,7 @@ function uncoveredMask(format: MrzFormat, kind: string): boolean[][] {
 export function checkSpans(p: ParsedMrz): Map<MrzCheck['field'], [number, number, number][]> {
   const m = new Map<MrzCheck['field'], [number, number, number][]>();
   const l = p.lines;
-  const longRest = (optional: string) => /^([A-Z0-9]*?)(\d)(<|$)/.exec(optional)?.[1]?.length;
+  const longRest = (optional: string) => longNumberTail(optional)?.more.length;
   if (p.kind === 'FR-ID') {
     m.set('document_number', [[1, 0, 13]]); m.set('birth_date', [[1, 27, 34]]); m.set('composite', [[0, 0, 36], [1, 0, 36]]);
   } else if (p.format === 'TD1') {
