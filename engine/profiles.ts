@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AUTHENTICITY_SETTINGS_V1, AUTHENTICITY_SETTINGS_V2, AUTHENTICITY_SETTINGS_V3, AUTHENTICITY_SETTINGS_V4, AUTHENTICITY_SETTINGS_V5, AUTHENTICITY_SETTINGS_V6, AUTHENTICITY_SETTINGS_V8, AUTHENTICITY_SETTINGS_V9, type AuthenticitySettings } from './authenticity/index.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V16, DOCUMENT_SETTINGS_V17, DOCUMENT_SETTINGS_V18, DOCUMENT_SETTINGS_V19, DOCUMENT_SETTINGS_V20, DOCUMENT_SETTINGS_V22, DOCUMENT_SETTINGS_V23, type DocumentEngineSettings } from './document/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DOCUMENT_SETTINGS_V2, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V9, DOCUMENT_SETTINGS_V10, DOCUMENT_SETTINGS_V11, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V13, DOCUMENT_SETTINGS_V16, DOCUMENT_SETTINGS_V17, DOCUMENT_SETTINGS_V18, DOCUMENT_SETTINGS_V19, DOCUMENT_SETTINGS_V20, DOCUMENT_SETTINGS_V22, DOCUMENT_SETTINGS_V23, DOCUMENT_SETTINGS_V24, type DocumentEngineSettings } from './document/index.js';
 import { DEFAULT_FACE_SETTINGS, FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V9, type FaceEngineSettings } from './faces/index.js';
 
 /**
@@ -142,6 +142,11 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // as 3.10 everywhere; the infrared German specimen (real and public tuning) now reported exactly; held-out and unseen
   // as 3.10; docs/decisions.md "Document engine 3.11". Faces v9 and authenticity v9 as ep-2026.11-25.
   'ep-2026.11-26': { id: 'ep-2026.11-26', document: DOCUMENT_SETTINGS_V23, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
+  // Issue 12 (lead, 2026-11-30): document engine 3.12, band searches for turned and skewed photos: the frame's second
+  // text direction, a merged band ranked as the stack its rows show, a band formed at two joins ranked by its better
+  // score. Two turned tuning photos gained (valid and exact), nothing lost, fewer reads on four; held-out and unseen
+  // as 3.11 image for image; docs/decisions.md "Document engine 3.12". Faces v9 and authenticity v9 as ep-2026.11-26.
+  'ep-2026.11-27': { id: 'ep-2026.11-27', document: DOCUMENT_SETTINGS_V24, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
 };
 
 export function engineProfile(id: string): EngineProfile {

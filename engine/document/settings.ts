@@ -140,6 +140,12 @@ export const ZDocumentEngineSettings = z.object({
     blindTwins: z.boolean().optional(),
     /** 3.11: of check-valid versions as many reads print, the one whose lines more reader families print is reported for review (`mrz/scan.ts` `reportFamilies`). */
     reportFamilies: z.boolean().optional(),
+    /** 3.12: the band search at the frame's second text direction, and the later searches when no band was found (`mrz/scan.ts` `secondText`). */
+    secondText: z.boolean().optional(),
+    /** 3.12: a merged band whose rows hold two or three lines ranks as a stack (`mrz/locate.ts` `splitMerged`). */
+    splitMerged: z.boolean().optional(),
+    /** 3.12: a band formed at more than one join ranks by its best score (`mrz/locate.ts` `bestJoin`). */
+    bestJoin: z.boolean().optional(),
     /** 3.10: a Case's template band read replaces a scan that refused only if two reads print it and no check-valid scan read prints other lines (`analyze.ts` `fallbackConfirmed`). */
     fallbackConfirm: z.boolean().optional(),
     /** Experiment on 3.6 (measured, in no version): the band's image turned with this interpolator, not bilinear (`mrz/scan.ts` `bandCropper`). */
@@ -459,10 +465,22 @@ export const DOCUMENT_SETTINGS_V23: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V22.scan!, reportFamilies: true },
 };
 
+/**
+ * Document engine 3.12 (`DOCUMENT_SETTINGS_V24`): 3.11 with two more band searches for turned and
+ * skewed photos, both only after the bands found did not read: at the frame's second text direction
+ * (`scan.secondText`; when the first search found no band, after the quarter-turn and faint searches); and a band whose lines merged into one blob ranks as the stack its rows show
+ * (`scan.splitMerged`); a band found at more than one join ranks by its best score (`scan.bestJoin`).
+ */
+export const DOCUMENT_SETTINGS_V24: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V23,
+  version: 'document-engine@3.12.0',
+  scan: { ...DOCUMENT_SETTINGS_V23.scan!, secondText: true, splitMerged: true, bestJoin: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -29,6 +29,8 @@ export interface MrzBand {
   score: number;
   /** 2.7: paired only through lines grown across their filler gaps (`extendFirst`): read after the others. */
   fallback?: true;
+  /** 3.12 (`splitMerged`): a merged blob ranked as the stack its rows show; no two blobs stacked. */
+  split?: true;
   /** 3.9: found on each pixel's brightest channel (`scan.inkSearch`): cut from it, not from luma. */
   ink?: 'value';
 }
@@ -82,10 +84,20 @@ export function textMask(g: Gray, faint = 1): Uint8Array {
  * that lines of text follow. Projection-profile energy over a subsample of mask pixels, coarse then fine.
  */
 export function textAngle(mask: Uint8Array, w: number, h: number): number {
+  return textAngles(mask, w, h).first;
+}
+
+/**
+ * `textAngle`, and (3.12) the angle of the next strongest text direction: the peak of the coarse
+ * profile at least `SECOND_APART` degrees from the first, refined as the first is. A document photographed on
+ * a busy desk can have its text outweighed by a ruler's ticks or a cable's run; its lines then make
+ * the second peak. Absent when the profile has no other peak or the mask is too sparse.
+ */
+export function textAngles(mask: Uint8Array, w: number, h: number): { first: number; second?: number } {
   const step = Math.max(1, Math.floor(Math.sqrt((w * h) / 400_000)));
   let count = 0;
   for (let y = 0; y < h; y += step) for (let x = 0; x < w; x += step) if (mask[y * w + x]) count++;
-  if (count < 50) return 0;
+  if (count < 50) return { first: 0 };
   // Typed coordinates, and only the bins a projection touched are summed and cleared: zeros add
   // nothing to the energy, so every angle's value is the same double as over the whole array.
   const xs = new Int32Array(count), ys = new Int32Array(count);
@@ -106,11 +118,27 @@ export function textAngle(mask: Uint8Array, w: number, h: number): number {
     return e;
   };
   let best = 0, bestE = -1;
-  for (let d = 0; d < 180; d += 2) { const e = energy(d); if (e > bestE) { bestE = e; best = d; } }
+  const profile: number[] = [];
+  for (let d = 0; d < 180; d += 2) { const e = energy(d); profile.push(e); if (e > bestE) { bestE = e; best = d; } }
   const coarse = best;
   for (let d = coarse - 2; d <= coarse + 2; d += 0.25) { const e = energy(d); if (e > bestE) { bestE = e; best = d; } }
-  return ((best % 180) + 180) % 180;
+  const first = ((best % 180) + 180) % 180;
+  // The second direction: a local maximum of the coarse profile (angles wrap at 180°) away from the first.
+  const apart = (a: number, b: number) => Math.min(Math.abs(a - b) % 180, 180 - (Math.abs(a - b) % 180));
+  let peak = -1, peakE = -1;
+  for (let k = 0; k < profile.length; k++) {
+    const e = profile[k]!, d = 2 * k;
+    if (apart(d, coarse) < SECOND_APART || e < profile[(k + profile.length - 1) % profile.length]! || e < profile[(k + 1) % profile.length]!) continue;
+    if (e > peakE) { peakE = e; peak = d; }
+  }
+  if (peak < 0) return { first };
+  let second = peak, secondE = peakE;
+  for (let d = peak - 2; d <= peak + 2; d += 0.25) { const e = energy(d); if (e > secondE) { secondE = e; second = d; } }
+  return { first, second: ((second % 180) + 180) % 180 };
 }
+
+/** 3.12: how far (degrees) the second text direction must lie from the first: farther than the first's own refinement (±2°) and its tilt passes reach. */
+const SECOND_APART = 10;
 
 export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
 
@@ -388,8 +416,75 @@ export interface LocateOptions {
    * 3.7: filled with the dominant text's angle turned a quarter (`across`), when the angles searched
    * came from the text, so that the scan can search across the text later (`scan.acrossText`).
    */
-  report?: { across?: number };
+  report?: { across?: number; second?: number };
+  /**
+   * 3.12: a merged band (a single blob as tall as two lines, `lines` 0) whose mask rows split into two
+   * or three even lines (`stackedLines`) is ranked as the stack it is. Print or a security pattern
+   * between an MRZ's lines can bridge them into one blob, which then ranked below stacks of captions.
+   */
+  splitMerged?: boolean;
+  /** 3.12: a band formed at more than one join (the same box once grown) ranks by its best score, not its first. */
+  bestJoin?: boolean;
 }
+
+/**
+ * 3.12 (`splitMerged`): how many text lines a merged blob holds, read from its mask's row profile.
+ * A row belongs to a line when its ink is above the midpoint of the emptiest and the fullest row
+ * (a security pattern puts ink in every row, so a share of the fullest row alone is not enough);
+ * two or three such runs of rows, each at least `STACK_FILL` of its share of the blob's height, the
+ * shortest at least `STACK_EVEN` of the tallest, `STACK_GAP` apart, each with ink in at least
+ * `STACK_COVER` of the blob's columns (an MRZ line runs the width of its band; a caption and its
+ * value do not), are that many lines. Anything else (one tall line, a photo's edge) is 0.
+ */
+export function stackedLines(mask: Uint8Array, w: number, box: { x0: number; y0: number; x1: number; y1: number }): number {
+  const rows: number[] = [];
+  for (let y = box.y0; y <= box.y1; y++) {
+    let n = 0;
+    for (let x = box.x0; x <= box.x1; x++) n += mask[y * w + x]!;
+    rows.push(n);
+  }
+  const top = Math.max(...rows), level = (top + Math.min(...rows)) / 2;
+  if (top === 0) return 0;
+  const runs: [number, number][] = [];
+  let start = -1;
+  rows.forEach((n, k) => {
+    if (n > level && start < 0) start = k;
+    if ((n <= level || k === rows.length - 1) && start >= 0) { runs.push([start, n > level ? k : k - 1]); start = -1; }
+  });
+  if (runs.length < 2 || runs.length > 3) return 0;
+  const heights = runs.map(([a, b]) => b - a + 1);
+  // Each line fills a good part of its share of the blob: the top and bottom bars of one bold line
+  // are two runs of a row or two.
+  if (Math.min(...heights) < Math.max(4, STACK_FILL * (rows.length / runs.length))) return 0;
+  if (Math.min(...heights) < STACK_EVEN * Math.max(...heights)) return 0;
+  // Lines stand apart: a bold line's own strokes (the bars of E, Z, S) dip its profile for a row or two.
+  const mean = heights.reduce((a, b) => a + b, 0) / heights.length;
+  if (runs.some((r, k) => k > 0 && r[0] - runs[k - 1]![1] - 1 < STACK_GAP * mean)) return 0;
+  const cover = ([a, b]: [number, number]) => {
+    let n = 0;
+    for (let x = box.x0; x <= box.x1; x++) {
+      for (let y = box.y0 + a; y <= box.y0 + b; y++) if (mask[y * w + x]) { n++; break; }
+    }
+    return n / (box.x1 - box.x0 + 1);
+  };
+  return runs.every((r) => cover(r) >= STACK_COVER) ? runs.length : 0;
+}
+
+/**
+ * 3.12: the least height of a merged blob's shortest line against its tallest (`stackedLines`). An MRZ's
+ * lines are one font at one size; a caption over its value is not (on the synthetic passport pages,
+ * caption and value merged at 0.5–0.7 and, split, outranked the MRZ).
+ */
+const STACK_EVEN = 0.8;
+
+/** 3.12: the least height of each line of a merged blob, against the blob's height over its lines (`stackedLines`); 4 rows at least, a line blob's own least. */
+const STACK_FILL = 0.35;
+
+/** 3.12: the least gap between a merged blob's lines, against their mean height (`stackedLines`); the textured tuning MRZ that needed the split measured about 1.0. */
+const STACK_GAP = 0.4;
+
+/** 3.12: the least share of a merged blob's columns each of its lines must put ink in (`stackedLines`). */
+const STACK_COVER = 0.5;
 
 export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
   // Small captures are enlarged (up to 2×) so that the morphology sees characters of a usable size.
@@ -404,12 +499,16 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
   let mask0: Uint8Array | undefined;
   if (!angles) {
     mask0 = textMask(g);
-    const angle0 = textAngle(mask0, g.width, g.height);
+    const found = textAngles(mask0, g.width, g.height);
     // Lines descending to the right at angle a (image y down) become horizontal after a turn by −a;
     // either this or the turn by 180 − a (upside down) is upright, which the reader settles.
-    const rot = angle0 > 90 ? 180 - angle0 : -angle0;
+    const turnOf = (a: number) => (a > 90 ? 180 - a : -a);
+    const rot = turnOf(found.first);
     angles = rot === 0 ? [0] : [rot, 0];
-    if (opts.report) opts.report.across = rot <= 0 ? rot + 90 : rot - 90;
+    if (opts.report) {
+      opts.report.across = rot <= 0 ? rot + 90 : rot - 90;
+      if (found.second !== undefined) opts.report.second = turnOf(found.second);
+    }
   }
   const bands: MrzBand[] = [];
   const queue = [...angles];
@@ -427,7 +526,7 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
       if (extra < 2 && ![...searched, ...queue.slice(qi + 1)].some((a) => Math.abs(a - next) < 0.75)) { queue.push(next); extra++; }
     }
     const mask = found.mask;
-    const seen = new Set<string>();
+    const seen = new Map<string, MrzBand>();
     const keyOf = (b: { x0: number; y0: number; x1: number; y1: number }) => `${b.x0},${b.y0},${b.x1},${b.y1}`;
     // 2.7 (`extendFirst`): lines are also compared as if grown through their filler gaps, so a name
     // line cut short at its `<` run still pairs with the line below it (widths within 25 %). Bands
@@ -440,20 +539,36 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
         return groupBands(blobs, turned.width, spans).filter((b) => !formed.has(keyOf(b))).map((b) => ({ ...b, fallback: true as const }));
       })
       : [];
-    for (const b0 of [...strict.flat(), ...spanOnly]) {
+    // 3.12 (`splitMerged`): a merged band whose rows hold two or three lines is ranked as a stack.
+    const stacked = (b: (typeof strict)[number][number]) => {
+      const n = opts.splitMerged && b.lines === 0 ? stackedLines(mask, turned.width, b) : 0;
+      if (!n) return b;
+      const lh = (b.y1 - b.y0 + 1) / n;
+      return { ...b, lines: n, lineHeight: lh, score: bandScore((b.x1 - b.x0) / lh, n, (b.x1 - b.x0) / turned.width), split: true as const };
+    };
+    for (const b0 of [...strict.flat().map(stacked), ...spanOnly]) {
       const b = extend(b0, mask, turned.width);
       const key = `${Math.round(b.x0 / 8)},${Math.round(b.y0 / 8)},${Math.round(b.x1 / 8)},${Math.round(b.y1 / 8)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      const known = seen.get(key);
+      if (known) {
+        // 3.12 (`bestJoin`): the same band formed at another join ranks by its better score. The
+        // first join can pair only part of a line (the rest of it joins later, `extend` grows both
+        // to the same box); 2.x–3.11 kept the first, partial pairing's score.
+        if (opts.bestJoin && !('fallback' in b) && !known.fallback && b.score > known.score) known.score = b.score;
+        continue;
+      }
       const padX = 1.2 * b.lineHeight, padY = 0.8 * b.lineHeight;
       const left = Math.max(0, (b.x0 - padX) / scale), top = Math.max(0, (b.y0 - padY) / scale);
       const tw = turned.width / scale, th = turned.height / scale;
-      bands.push({
+      const band: MrzBand = {
         angle, left: Math.round(left), top: Math.round(top),
         width: Math.round(Math.min(tw, (b.x1 + padX) / scale) - left), height: Math.round(Math.min(th, (b.y1 + padY) / scale) - top),
         lines: b.lines, lineHeight: b.lineHeight / scale, score: b.score,
         ...('fallback' in b ? { fallback: true } : {}),
-      });
+        ...('split' in b ? { split: true } : {}),
+      };
+      seen.set(key, band);
+      bands.push(band);
     }
     // The dominant text need not run the MRZ's way (a passport's upper page is printed sideways):
     // bands of both passes are ranked together.

@@ -209,6 +209,28 @@ export interface ScanOptions {
    */
   inkSearch?: boolean;
   /**
+   * 3.12: the band search at the frame's second text direction (`textAngles`) when the best band's
+   * reads are not valid; its most MRZ-like band is placed as 3.7 places the band across the text.
+   * When the first search found no band, it runs last, after the quarter-turn and faint searches, if
+   * nothing read valid. Seen on the tuning side: a passport on a desk turned −20°, whose text a
+   * ruler's ticks and a cable outweighed; no band was found at the ruler's angle, across it, on the
+   * straight frame or in faint print.
+   */
+  secondText?: boolean;
+  /**
+   * 3.12: a merged band whose rows hold two or three lines ranks as a stack (`locate.ts` `splitMerged`).
+   * Seen on the tuning side: a textured Czech specimen turned −20°, its MRZ lines bridged by the
+   * security print, ranked below two stacks of captions, which spent the read budget.
+   */
+  splitMerged?: boolean;
+  /**
+   * 3.12: a band formed at more than one of the band search's joins ranks by its best score
+   * (`locate.ts` `bestJoin`). Seen on the tuning side: a Czech specimen's MRZ paired at the first
+   * join only where its lines' right halves met, grown to full width, and kept that partial pairing's
+   * score, below a stack of two caption lines.
+   */
+  bestJoin?: boolean;
+  /**
    * 3.10: the MRZ recogniser's veto (`mrzVeto`) counts only where its read disagrees with the version
    * at a character that it has no reason to doubt: an uncovered one (names) or one whose narrowest
    * check digit holds in its own read. A disagreement inside a field whose check digit fails in the
@@ -995,9 +1017,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const attempts: ScanAttempt[] = [];
   const alt = opts.ink === 'auto' ? brightestChannel(img) : undefined;
   if (opts.ink === 'value') img = brightestChannel(img);
-  const textTurn: { across?: number } = {};
+  const textTurn: { across?: number; second?: number } = {};
   /** The band search's settings every search of this scan shares (each adds its angles, level or image). */
-  const search = { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst };
+  const search = { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst, splitMerged: opts.splitMerged, bestJoin: opts.bestJoin };
   let bands = await locateMrzBands(img, { ...search, report: textTurn });
   const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops', opts.turnInterpolator);
   let reads = 0;
@@ -1420,20 +1442,35 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const known = (m: MrzBand) => bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20);
   /** 3.7: a band found by a later search is read next if more MRZ-like than every band left, else last. */
   const placeNext = (found: MrzBand) => bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, found);
-  for (let i = 0; i < bands.length; i++) {
-    const done = await tryBand(i, bands[i]!);
-    if (done) return done;
-    // 3.7 (`acrossText`): the best band did not read; search across the text (once, and only if no band is already that way).
-    const across = textTurn.across;
-    if (i === 0 && opts.acrossText && across !== undefined && !spent() && !bands.some((b) => Math.abs(b.angle - across) < 0.75)) {
-      const found = (await locateMrzBands(img, { ...search, maxBands: 1, angles: [across], tilt: false })).find((b) => !b.fallback);
+  /** One band search at `angle` (no tilt passes): its most MRZ-like strictly paired band, if any. */
+  const searchAt = async (angle: number) => (await locateMrzBands(img, { ...search, maxBands: 1, angles: [angle], tilt: false })).find((b) => !b.fallback);
+  /** A band already searched that way: a band in the list at that angle. */
+  const searchedAt = (angle: number) => bands.some((b) => Math.abs(b.angle - angle) < 0.75);
+  /** The searches after the best band did not read: once per image. */
+  let laterSearched = false;
+  const laterSearches = async () => {
+    laterSearched = true;
+    // 3.7 (`acrossText`): search across the text (only if no band is already that way).
+    const across = textTurn.across, second = textTurn.second;
+    if (opts.acrossText && across !== undefined && !spent() && !searchedAt(across)) {
+      const found = await searchAt(across);
       if (found) placeNext(found);
     }
-    // 3.9 (`inkSearch`): the best band did not read; search once on the brightest channel, and cut its band from there.
-    if (i === 0 && opts.inkSearch && alt && !spent()) {
+    // 3.9 (`inkSearch`): search once on the brightest channel, and cut its band from there.
+    if (opts.inkSearch && alt && !spent()) {
       const found = (await locateMrzBands(alt, { ...search, maxBands: 1 })).find((m) => m.lines >= 2 && !known(m));
       if (found) placeNext({ ...found, ink: 'value' });
     }
+    // 3.12 (`secondText`): the frame's second text direction, unless a band or the search across is already that way.
+    if (opts.secondText && second !== undefined && !spent() && !searchedAt(second) && !(opts.acrossText && across !== undefined && Math.abs(across - second) < 0.75)) {
+      const found = await searchAt(second);
+      if (found && !known(found)) placeNext(found);
+    }
+  };
+  for (let i = 0; i < bands.length; i++) {
+    const done = await tryBand(i, bands[i]!);
+    if (done) return done;
+    if (i === 0 && !laterSearched) await laterSearches();
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
@@ -1450,13 +1487,28 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
   }
   // 3.8 (`faintUnlessStack`): also when every band found is one blob (no two lines stacked) and none read valid.
-  const stackless = !bands.some((b) => b.lines >= 2);
+  // A merged blob split into lines (3.12) is still one blob here: the faint search is for frames whose
+  // ink formed no stack, and measured on the synthetic pages, counting split blobs as stacks cost it.
+  const stackless = !bands.some((b) => b.lines >= 2 && !b.split);
   if (opts.faintSearch && (!bands.length || (opts.faintUnlessStack && stackless && !(best as { r: Interpreted } | null)?.r.valid))) {
     const faint = await locateMrzBands(img, { ...search, faint: opts.faintSearch });
     const start = bands.length;
     bands = [...bands, ...faint.filter((m) => !known(m))];
     for (let i = start; i < bands.length; i++) {
       const done = await tryBand(i, bands[i]!);
+      if (done) return done;
+    }
+  }
+  // 3.12 (`secondText`): the first search found no band, so none failed to call the later searches,
+  // and nothing since read valid: the second text direction last, after the quarter turns and the
+  // faint search (on the tuning side a faint MRZ went unread when this search came first and its
+  // band, in a zoomed inset's slanted print, spent the read budget).
+  const second = textTurn.second;
+  if (opts.secondText && !laterSearched && second !== undefined && !(best as { r: Interpreted } | null)?.r.valid && !spent() && !searchedAt(second)) {
+    const found = await searchAt(second);
+    if (found && !known(found)) {
+      bands.push(found);
+      const done = await tryBand(bands.length - 1, found);
       if (done) return done;
     }
   }
