@@ -35,6 +35,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-25': 'ce19dfcde6b4c33eea3ecf4c437fa5fa96ec855db14ef7e8a5c5f56b0cd95e7f',
   'ep-2026.11-26': '7e1309b7c2cd26e80a92e9af7ec305157bdb6ce5419aa43e05537dcc7862adf2',
   'ep-2026.11-27': 'b4b39ef56b2cd5cf80ab1976425c18bd757500f1ff3f6241c5a92b391b200f98',
+  'ep-2026.11-28': '3fc0abdf237ee2f8d0c676ad217996e44de1d78c6500beb76b096d93d4a368fc',
 };
 
 describe('engine profiles', () => {

@@ -231,6 +231,13 @@ export interface ScanOptions {
    */
   bestJoin?: boolean;
   /**
+   * 3.13 (with `blindTwins`): `8` and `S` are check-blind twins too (S = 28, worth 8 to every check
+   * digit), so agreeing tesseract reads confirm neither in the number or optional data unless another
+   * family's read prints it alike. 3.10 listed the look-alikes of `CONFUSABLE`, which has `8`/`B`
+   * (B = 11, caught by the check digit) and not `8`/`S`.
+   */
+  blindEights?: boolean;
+  /**
    * 3.10: the MRZ recogniser's veto (`mrzVeto`) counts only where its read disagrees with the version
    * at a character that it has no reason to doubt: an uncovered one (names) or one whose narrowest
    * check digit holds in its own read. A disagreement inside a field whose check digit fails in the
@@ -938,7 +945,9 @@ export function differencesExcused(q: Interpreted, v: Interpreted): boolean {
 }
 
 /** 3.10 (`blindTwins`): characters with a look-alike of the same check value (see `ScanOptions.blindTwins`). */
-const BLIND_TWINS = new Set(['6', 'G', '1', 'L', '0', '<', 'K']);
+export const BLIND_TWINS: ReadonlySet<string> = new Set(['6', 'G', '1', 'L', '0', '<', 'K']);
+/** 3.13 (`blindEights`): 3.10's, and `8` and `S` (S = 28), a look-alike pair `CONFUSABLE` did not list. */
+export const BLIND_EIGHTS: ReadonlySet<string> = new Set([...BLIND_TWINS, '8', 'S']);
 /** The attempt sources of reader families other than tesseract's. */
 export const OTHER_FAMILIES = new Set(['glyph', 'mrz', 'rec']);
 
@@ -947,13 +956,13 @@ export const OTHER_FAMILIES = new Set(['glyph', 'mrz', 'rec']);
  * alike and some check digit covers is printed alike, at its place, by one of `others` (reads of
  * another family, of `v`'s shape; the rest of those reads may be wrong).
  */
-export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][]): boolean {
+export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][], twins: ReadonlySet<string> = BLIND_TWINS): boolean {
   const mask = uncoveredMask(v.format, v.parsed?.kind ?? v.format);
   const fit = others.filter((o) => o.length === v.lines.length && o.every((l, i) => l.length === v.lines[i]!.length));
   for (let li = 0; li < v.lines.length; li++) {
     for (let k = 0; k < v.lines[li]!.length; k++) {
       const c = v.lines[li]![k]!;
-      if (mask[li]![k] || !eitherClassAt(v.format, li, k) || !BLIND_TWINS.has(c)) continue;
+      if (mask[li]![k] || !eitherClassAt(v.format, li, k) || !twins.has(c)) continue;
       if (!fit.some((o) => o[li]![k] === c)) return false;
     }
   }
@@ -1103,7 +1112,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const otherFamily = new WeakMap<Interpreted, 'glyph' | 'rec' | 'mrz'>();
   const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
   /** 3.10 (`blindTwins`): the check-blind characters of `v` are printed alike by other families' reads of this band and turn. */
-  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!));
+  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), opts.blindEights ? BLIND_EIGHTS : BLIND_TWINS);
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
