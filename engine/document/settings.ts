@@ -140,7 +140,7 @@ export const ZDocumentEngineSettings = z.object({
     blindTwins: z.boolean().optional(),
     /** 3.11: of check-valid versions as many reads print, the one whose lines more reader families print is reported for review (`mrz/scan.ts` `reportFamilies`). */
     reportFamilies: z.boolean().optional(),
-    /** 3.12: the band search at the frame's second text direction, and the later searches when no band was found (`mrz/scan.ts` `secondText`). */
+    /** 3.12: the band search at the frame's second text direction when the best band does not read, and last when no band was found (`mrz/scan.ts` `secondText`). */
     secondText: z.boolean().optional(),
     /** 3.12: a merged band whose rows hold two or three lines ranks as a stack (`mrz/locate.ts` `splitMerged`). */
     splitMerged: z.boolean().optional(),
@@ -468,10 +468,11 @@ export const DOCUMENT_SETTINGS_V23: TDocumentEngineSettings = {
 };
 
 /**
- * Document engine 3.12 (`DOCUMENT_SETTINGS_V24`): 3.11 with two more band searches for turned and
- * skewed photos, both only after the bands found did not read: at the frame's second text direction
- * (`scan.secondText`; when the first search found no band, after the quarter-turn and faint searches); and a band whose lines merged into one blob ranks as the stack its rows show
- * (`scan.splitMerged`); a band found at more than one join ranks by its best score (`scan.bestJoin`).
+ * Document engine 3.12 (`DOCUMENT_SETTINGS_V24`): 3.11 with three band-search rules for turned and
+ * skewed photos: a search at the frame's second text direction when the best band does not read (last,
+ * after the quarter-turn and faint searches, when the first search found no band; `scan.secondText`);
+ * a band whose lines merged into one blob ranks as the stack its rows show (`scan.splitMerged`); a band
+ * found at more than one join ranks by its best score (`scan.bestJoin`).
  */
 export const DOCUMENT_SETTINGS_V24: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V23,
