@@ -3,7 +3,7 @@ import type { TCheckName, TCheckOutcome } from '../../domain/checks.js';
 import { compareExact, compareNames, parseDate, type FieldComparison } from './compare.js';
 import { locateDocument, type Located } from './image/locate.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
-import { BLIND_EIGHTS, BLIND_TWINS, blindTwinsAgreed, OTHER_FAMILIES, scanMrz, type MrzScan } from './mrz/scan.js';
+import { BLIND_TWINS, blindTwinsAgreed, blindTwinsOf, OTHER_FAMILIES, scanMrz, type MrzScan } from './mrz/scan.js';
 import { birthDateIso, expiryDateIso, type ParsedMrz } from './mrz/parse.js';
 import type { GlyphReader } from './mrz/glyphs.js';
 import type { MrzLineRecognizer } from './mrz/mrzrec.js';
@@ -229,7 +229,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
         if (!banded.valid) return r.read;
         // 3.10 (`fallbackConfirm`): the scan refused; its refusal stands unless the template band's
         // read meets the scan's own standard (two reads print it, no check-valid read prints other lines).
-        if (s.scan?.fallbackConfirm && !fallbackConfirmed(banded, r.scan, !!s.scan.blindTwins, s.scan.blindEights ? BLIND_EIGHTS : BLIND_TWINS)) return r.read;
+        if (s.scan?.fallbackConfirm && !fallbackConfirmed(banded, r.scan, !!s.scan.blindTwins, blindTwinsOf(s.scan))) return r.read;
         scan = { ...r.scan, reason: undefined, fallback: 'template_band' };
         return banded;
       }) : templateRead(),

@@ -948,6 +948,8 @@ export function differencesExcused(q: Interpreted, v: Interpreted): boolean {
 export const BLIND_TWINS: ReadonlySet<string> = new Set(['6', 'G', '1', 'L', '0', '<', 'K']);
 /** 3.13 (`blindEights`): 3.10's, and `8` and `S` (S = 28), a look-alike pair `CONFUSABLE` did not list. */
 export const BLIND_EIGHTS: ReadonlySet<string> = new Set([...BLIND_TWINS, '8', 'S']);
+/** The check-blind set a version's options ask for: 3.13's with `blindEights`, else 3.10's. */
+export const blindTwinsOf = (o: { blindEights?: boolean }): ReadonlySet<string> => (o.blindEights ? BLIND_EIGHTS : BLIND_TWINS);
 /** The attempt sources of reader families other than tesseract's. */
 export const OTHER_FAMILIES = new Set(['glyph', 'mrz', 'rec']);
 
@@ -1112,7 +1114,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const otherFamily = new WeakMap<Interpreted, 'glyph' | 'rec' | 'mrz'>();
   const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
   /** 3.10 (`blindTwins`): the check-blind characters of `v` are printed alike by other families' reads of this band and turn. */
-  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), opts.blindEights ? BLIND_EIGHTS : BLIND_TWINS);
+  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), blindTwinsOf(opts));
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
@@ -1455,10 +1457,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const searchAt = async (angle: number) => (await locateMrzBands(img, { ...search, maxBands: 1, angles: [angle], tilt: false })).find((b) => !b.fallback);
   /** A band already searched that way: a band in the list at that angle. */
   const searchedAt = (angle: number) => bands.some((b) => Math.abs(b.angle - angle) < 0.75);
+  /** Whether the first search found a band (then the later searches ran after the best one failed). */
+  const firstFound = bands.length > 0;
   /** The searches after the best band did not read: once per image. */
-  let laterSearched = false;
   const laterSearches = async () => {
-    laterSearched = true;
     // 3.7 (`acrossText`): search across the text (only if no band is already that way).
     const across = textTurn.across, second = textTurn.second;
     if (opts.acrossText && across !== undefined && !spent() && !searchedAt(across)) {
@@ -1479,7 +1481,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   for (let i = 0; i < bands.length; i++) {
     const done = await tryBand(i, bands[i]!);
     if (done) return done;
-    if (i === 0 && !laterSearched) await laterSearches();
+    if (i === 0) await laterSearches();
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
@@ -1513,7 +1515,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // faint search (on the tuning side a faint MRZ went unread when this search came first and its
   // band, in a zoomed inset's slanted print, spent the read budget).
   const second = textTurn.second;
-  if (opts.secondText && !laterSearched && second !== undefined && !(best as { r: Interpreted } | null)?.r.valid && !spent() && !searchedAt(second)) {
+  if (opts.secondText && !firstFound && second !== undefined && !(best as { r: Interpreted } | null)?.r.valid && !spent() && !searchedAt(second)) {
     const found = await searchAt(second);
     if (found && !known(found)) {
       bands.push(found);
