@@ -36,6 +36,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-26': '7e1309b7c2cd26e80a92e9af7ec305157bdb6ce5419aa43e05537dcc7862adf2',
   'ep-2026.11-27': 'b4b39ef56b2cd5cf80ab1976425c18bd757500f1ff3f6241c5a92b391b200f98',
   'ep-2026.11-28': '3fc0abdf237ee2f8d0c676ad217996e44de1d78c6500beb76b096d93d4a368fc',
+  'ep-2026.11-29': 'c9b8058b5b529e6a8021590e8ef75b7398a1efa63f28c5ae3e107d4eb4632544',
 };
 
 describe('engine profiles', () => {

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { adviseCapture, type CaptureAdviceResult, type CaptureAdviceSettings } from './advice.js';
-import { mrzWorker } from './ocr/workers.js';
+import { mrzReadParams, mrzWorker } from './ocr/workers.js';
 
 /**
  * Runs capture advice off the api's event loop: the band search is synchronous pixel work (about
@@ -24,7 +24,7 @@ async function handle(msg: AdviceRequest): Promise<AdviceReply> {
   if (msg.kind === 'warm') {
     // A blank strip of MRZ size starts the model (and checks its sha256) before the first upload.
     const blank = await sharp({ create: { width: 600, height: 80, channels: 3, background: '#ffffff' } }).png().toBuffer();
-    await tesseract.recognize(blank, { user_defined_dpi: '300' }, 20_000, { lines: false });
+    await tesseract.recognize(blank, mrzReadParams({}), 20_000, { lines: false });
     return { id: msg.id, ok: true };
   }
   await tesseract.close();

@@ -3,7 +3,7 @@ import type { TCaptureIssue } from '../../domain/capture-advice.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
 import { locateMrzBands, type MrzBand } from './mrz/locate.js';
 import { bandCropper, interpret, splitTextLines, type UpscaleOptions } from './mrz/scan.js';
-import type { OcrLine } from './ocr/workers.js';
+import { mrzReadParams, type OcrLine } from './ocr/workers.js';
 import type { OcrWorker } from './ocr/workers.js';
 
 /**
@@ -204,7 +204,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
       let r;
       try {
         const png = await crop(band, flipped, 'grey');
-        const raw = (await tesseract.recognize(png, { user_defined_dpi: '300' }, s.readTimeoutMs)).lines;
+        const raw = (await tesseract.recognize(png, mrzReadParams({}), s.readTimeoutMs)).lines;
         metrics.mrzReads++;
         r = interpret(raw);
         // As the full scan's first read (2.8 `splitLines`): fillers read but no MRZ made of the lines.
@@ -212,7 +212,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
         if (parts) {
           const lines: OcrLine[] = [];
           for (const part of parts) {
-            const got = (await tesseract.recognize(part, { user_defined_dpi: '300' }, s.readTimeoutMs)).lines;
+            const got = (await tesseract.recognize(part, mrzReadParams({}), s.readTimeoutMs)).lines;
             const longest = got.reduce<OcrLine | null>((m, l) => (!m || l.text.length > m.text.length ? l : m), null);
             if (longest) lines.push(longest);
           }

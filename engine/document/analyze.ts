@@ -199,6 +199,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
     pitchPx: 2.54 * s.pxPerMm, glyphNameMargin: s.thresholds.glyphNameMargin, minConfidence: s.thresholds.mrzMinConfidence,
     // A LOW-confidence number shape could turn a genuine digit into a letter and break its check digit.
     numberShape: ['HIGH', 'MED'].includes(template.documentNumber.confidence) ? template.documentNumber.shape : undefined,
+    noInvert: s.scan?.noInvert,
   });
   // 2.x: the captions, read in the document's language (evidence that each value sits under its
   // caption). Their own tesseract worker and only the front image: read beside the MRZ and the

@@ -148,6 +148,8 @@ export const ZDocumentEngineSettings = z.object({
     bestJoin: z.boolean().optional(),
     /** 3.13: `8` and `S` join 3.10's check-blind twins (`mrz/scan.ts` `blindEights`). */
     blindEights: z.boolean().optional(),
+    /** 3.14: tesseract reads no unsure line a second time inverted (`ocr/workers.ts` `mrzReadParams`). */
+    noInvert: z.boolean().optional(),
     /** 3.10: a Case's template band read replaces a scan that refused only if two reads print it and no check-valid scan read prints other lines (`analyze.ts` `fallbackConfirmed`). */
     fallbackConfirm: z.boolean().optional(),
     /** Experiment on 3.6 (measured, in no version): the band's image turned with this interpolator, not bilinear (`mrz/scan.ts` `bandCropper`). */
@@ -491,10 +493,23 @@ export const DOCUMENT_SETTINGS_V25: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V24.scan!, blindEights: true },
 };
 
+/**
+ * Document engine 3.14 (`DOCUMENT_SETTINGS_V26`): 3.13 whose MRZ tesseract reads do not read an
+ * unsure line a second time inverted (`scan.noInvert`; the MRZ is dark print on light in every band
+ * cut). A speed release for the tail: the inverted pass cost about 40 % of a read of a band of captions
+ * or security print, where every line is unsure. Held-out and unseen read for read as 3.13; on the
+ * tuning side two stress images changed, one each way (engine/document/README.md "Document engine 3.14").
+ */
+export const DOCUMENT_SETTINGS_V26: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V25,
+  version: 'document-engine@3.14.0',
+  scan: { ...DOCUMENT_SETTINGS_V25.scan!, noInvert: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { RawImage } from '../image/warp.js';
-import type { OcrWorker } from '../ocr/workers.js';
+import { mrzReadParams, type OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
 import type { RelBox } from '../templates/types.js';
 import { parseMrz, type MrzFormat, type ParsedMrz } from './parse.js';
@@ -79,6 +79,8 @@ export interface MrzReadOptions {
   minConfidence: number;
   /** Letter (A) / digit (9) positions of the document number, when the template knows them well. */
   numberShape?: string;
+  /** 3.14: no inverted second pass over unsure lines (`mrzReadParams`). */
+  noInvert?: boolean;
 }
 
 const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', B: '8', G: '6' };
@@ -141,7 +143,7 @@ export async function readMrz(side: RawImage, band: RelBox, format: MrzFormat, r
   for (const v of VARIANTS.slice(0, opts.maxAttempts)) {
     const t0 = Date.now();
     const img = await v.apply(sharp(crop)).png().toBuffer();
-    const ocr = await readers.tesseract.recognize(img, { user_defined_dpi: '300' }, opts.timeoutMs);
+    const ocr = await readers.tesseract.recognize(img, mrzReadParams(opts), opts.timeoutMs);
     const cleaned = cleanOcrLines(ocr.lines.map((l) => l.text), format);
     const lines = cleaned ? repairNumber(repairLines(cleaned, format), format, opts.numberShape) : null;
     const parsed = lines ? parseMrz(lines) : null;

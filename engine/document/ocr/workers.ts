@@ -95,6 +95,13 @@ export function mrzWorker(expectedSha256: string): OcrWorker {
   }, 'mrz');
 }
 
+/**
+ * The MRZ model's read parameters a document engine version asks for (3.14 `noInvert`: no inverted
+ * second pass over unsure lines). Every MRZ read passes all of them: a tesseract parameter keeps
+ * its last value on the worker, and one worker serves every profile's reads.
+ */
+export const mrzReadParams = (o: { noInvert?: boolean }): Record<string, string> => ({ user_defined_dpi: '300', tessedit_do_invert: o.noInvert ? '0' : '1' });
+
 /** Stock English LSTM for the visual zone; the Portuguese and Spanish captions are fixed text we do not need to read. */
 export function visualWorker(): OcrWorker {
   const langPath = path.dirname(engDataPath());
