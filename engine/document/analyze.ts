@@ -213,7 +213,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
   // Awaited below; an early return (the MRZ or visual read failed) must not leave it unhandled.
   captionsRead.catch(() => undefined);
   try {
-    [mrzRead, visual] = await Promise.all([
+    const reads = [
       s.scan ? scannedMrz(mrzSide.working, template, s, workers.mrz, s.scan.glyphVote ? await workers.glyph() : undefined, s.scan.lineRec ? await workers.rec?.() : undefined, s.scan.mrzRec ? await workers.mrzRec?.() : undefined).then(async (r) => {
         scan = r.scan;
         if (r.read.valid) return r.read;
@@ -235,7 +235,12 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
         return banded;
       }) : templateRead(),
       readVisualZone(front.image, 'front', template.zones, workers.visual, s.ocr.visualTimeoutMs, template.documentNumber),
-    ]);
+    ] as const;
+    // When one read fails, Promise.all answers at once and the other read runs on alone: its own
+    // later failure (a timeout, or the engine closed under it) must not surface as an unhandled
+    // rejection, which ends a Node process.
+    for (const r of reads) r.catch(() => undefined);
+    [mrzRead, visual] = await Promise.all(reads);
   } catch (err) {
     if (!(err instanceof DocumentEngineError)) throw err;
     const ev = { error: err.code };

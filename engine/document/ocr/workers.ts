@@ -22,6 +22,8 @@ export class OcrWorker {
   private worker?: Promise<Worker>;
   private chain: Promise<unknown> = Promise.resolve();
   private lastParams = '';
+  /** Ends the job now running (jobs run one at a time) when the worker is closed under it. */
+  private abortJob?: (err: Error) => void;
 
   constructor(private readonly start: () => Promise<Worker>, readonly name: string) {}
 
@@ -33,31 +35,40 @@ export class OcrWorker {
   /** `lines: false` skips the layout output, which costs a third of a small crop's time. */
   async recognize(image: Buffer, params: Record<string, string>, timeoutMs: number, opts: { lines?: boolean } = {}): Promise<OcrResult> {
     const run = this.chain.then(async () => {
-      const worker = await this.get();
-      const key = JSON.stringify(params);
-      if (key !== this.lastParams) {
-        await worker.setParameters(params);
-        this.lastParams = key;
-      }
+      // A job the worker is closed under (an engine closed while a read still runs, as when one of
+      // a Case's parallel reads failed first) ends with ocr_closed: a terminated tesseract worker
+      // would throw a TypeError at the next message, or never answer one already sent. One promise
+      // per job, not per worker: a long-lived promise raced by every job would keep every result.
+      const aborted = new Promise<never>((_, reject) => { this.abortJob = reject; });
+      aborted.catch(() => undefined);
+      const current = this.get();
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new DocumentEngineError('ocr_timeout', `${this.name} OCR exceeded ${timeoutMs} ms`)), timeoutMs);
-      });
       try {
-        const res = await Promise.race([worker.recognize(image, {}, { text: true, blocks: opts.lines !== false }), timeout]);
+        const worker = await Promise.race([current, aborted]);
+        const key = JSON.stringify(params);
+        if (key !== this.lastParams) {
+          await Promise.race([worker.setParameters(params), aborted]);
+          this.lastParams = key;
+        }
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new DocumentEngineError('ocr_timeout', `${this.name} OCR exceeded ${timeoutMs} ms`)), timeoutMs);
+        });
+        const res = await Promise.race([worker.recognize(image, {}, { text: true, blocks: opts.lines !== false }), timeout, aborted]);
         const lines: OcrLine[] = [];
         for (const b of res.data.blocks ?? []) for (const p of b.paragraphs) for (const l of p.lines) lines.push({ text: l.text.trim(), confidence: l.confidence });
         return { text: res.data.text, confidence: res.data.confidence, lines };
       } catch (err) {
-        if (err instanceof DocumentEngineError) {
-          const stale = this.worker;
+        // A timed-out job leaves its worker busy: replace it. (A worker that failed to start keeps
+        // failing every job, as before; a closed one is gone already.)
+        if (err instanceof DocumentEngineError && err.code === 'ocr_timeout' && this.worker === current) {
           this.worker = undefined;
           this.lastParams = '';
-          void stale?.then((w) => w.terminate()).catch(() => undefined);
+          void current.then((w) => w.terminate()).catch(() => undefined);
         }
         throw err;
       } finally {
         clearTimeout(timer);
+        this.abortJob = undefined;
       }
     });
     this.chain = run.catch(() => undefined);
@@ -67,6 +78,9 @@ export class OcrWorker {
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
+    // A worker started after this one starts with tesseract's defaults.
+    this.lastParams = '';
+    this.abortJob?.(new DocumentEngineError('ocr_closed', `${this.name} OCR worker closed during the read`));
     if (w) await (await w).terminate();
   }
 }
