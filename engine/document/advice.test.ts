@@ -6,8 +6,8 @@ import { turnedPrint } from '../../bench/documents-real.js';
 import { expectsMrz } from '../../domain/capture-advice.js';
 import { sharedDir } from '../assets.js';
 import { PUBLIC_TUNING, publicTuningTruth } from '../../test/real-documents.js';
-import { adviseCapture, CAPTURE_ADVICE, CAPTURE_ADVICE_BY_NAME, CAPTURE_ADVICE_V1_1, CAPTURE_ADVICE_V1_2, edgeGap, type CaptureAdviceSettings } from './advice.js';
-import { mrzWorker } from './ocr/workers.js';
+import { adviseCapture, CAPTURE_ADVICE, CAPTURE_ADVICE_BY_NAME, CAPTURE_ADVICE_V1_1, CAPTURE_ADVICE_V1_2, CAPTURE_ADVICE_V1_3, edgeGap, type CaptureAdviceSettings } from './advice.js';
+import { mrzWorker, type OcrWorker } from './ocr/workers.js';
 import { DOCUMENT_SETTINGS_V19, DOCUMENT_SETTINGS_V4 } from './settings.js';
 
 const band = (angle: number, left: number, width: number, top: number, height: number) => ({ angle, left, width, top, height, lines: 2, lineHeight: 20, score: 1 });
@@ -39,6 +39,39 @@ describe('where an MRZ is expected', () => {
   });
 });
 
+/**
+ * capture-advice 1.3 (current): 1.2 whose tesseract reads skip the inverted second pass over unsure
+ * lines (document engine 3.14's `scan.noInvert`).
+ */
+describe('capture advice 1.3: no inverted second pass', () => {
+  const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
+  afterAll(() => tess.close());
+
+  it('differs from 1.2 only in noInvert, and is what the api runs', () => {
+    expect({ ...CAPTURE_ADVICE_V1_3, version: '', noInvert: undefined }).toEqual({ ...CAPTURE_ADVICE_V1_2, version: '' });
+    expect(CAPTURE_ADVICE_V1_3).toMatchObject({ version: 'capture-advice@1.3.0', noInvert: true });
+    expect(CAPTURE_ADVICE).toBe(CAPTURE_ADVICE_V1_3);
+    expect(CAPTURE_ADVICE_BY_NAME['1.3']).toBe(CAPTURE_ADVICE_V1_3);
+  });
+
+  it('every read of 1.3 turns the pass off and every read of 1.2 keeps it, with the same advice on a readable page', async () => {
+    const lines = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1100" height="700"><rect width="100%" height="100%" fill="#f3efe6"/>`
+      + `<text x="40" y="120" font-family="DejaVu Sans" font-size="36">PASSPORT</text>`
+      + lines.map((l, i) => `<text x="40" y="${560 + i * 48}" font-family="OCR B" font-size="32">${l.replace(/</g, '&lt;')}</text>`).join('') + '</svg>';
+    const page = await sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
+    for (const [settings, invert] of [[CAPTURE_ADVICE_V1_3, '0'], [CAPTURE_ADVICE_V1_2, '1']] as const) {
+      const seen: string[] = [];
+      // The real worker, with each read's parameters noted on the way.
+      const recording = { recognize: (img: Buffer, params: Record<string, string>, ms: number, o?: { lines?: boolean }) => (seen.push(params.tessedit_do_invert!), tess.recognize(img, params, ms, o)) } as unknown as OcrWorker;
+      const advice = await adviseCapture(page, true, recording, { ...settings, readTimeoutMs: 60_000 });
+      expect(advice.issues, settings.version).toEqual([]);
+      expect(seen.length, settings.version).toBeGreaterThan(0);
+      expect(new Set(seen), settings.version).toEqual(new Set([invert]));
+    }
+  }, 120_000);
+});
+
 const UK = path.join(sharedDir(), 'documents-real', 'sivakumar-mahalingam__fastmrz__data__passport_uk.jpg');
 
 /**
@@ -51,7 +84,7 @@ describe.runIf(existsSync(UK))('capture advice 1.2: the search across the text (
   afterAll(() => tess.close());
   const adviseFast = (bytes: Buffer, s: CaptureAdviceSettings) => adviseCapture(bytes, true, tess, { ...s, readTimeoutMs: 60_000 });
 
-  it('differs from 1.1 in searching, cutting and reading as document engine 3.7 does, and is what the api runs', () => {
+  it('differs from 1.1 in searching, cutting and reading as document engine 3.7 does', () => {
     const scan = DOCUMENT_SETTINGS_V19.scan!;
     const bare = (x: CaptureAdviceSettings) => ({ ...x, version: '', acrossText: undefined, bandSearch: undefined, moreBands: undefined, crop: undefined });
     expect(bare(CAPTURE_ADVICE_V1_2)).toEqual(bare(CAPTURE_ADVICE_V1_1));
@@ -60,7 +93,6 @@ describe.runIf(existsSync(UK))('capture advice 1.2: the search across the text (
     expect(CAPTURE_ADVICE_V1_2.bandSearch).toEqual({ tilt: scan.tilt, adaptiveJoin: scan.adaptiveJoin, extendFirst: scan.extendFirst, quarterTurns: true, faintSearch: scan.faintSearch });
     expect(scan.acrossText).toBe(true);
     expect(CAPTURE_ADVICE_V1_2).toMatchObject({ version: 'capture-advice@1.2.0', acrossText: true });
-    expect(CAPTURE_ADVICE).toBe(CAPTURE_ADVICE_V1_2);
     expect(CAPTURE_ADVICE_BY_NAME['1.1']).toBe(CAPTURE_ADVICE_V1_1);
   });
 
