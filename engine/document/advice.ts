@@ -3,8 +3,7 @@ import type { TCaptureIssue } from '../../domain/capture-advice.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
 import { locateMrzBands, type MrzBand } from './mrz/locate.js';
 import { bandCropper, interpret, splitTextLines, type UpscaleOptions } from './mrz/scan.js';
-import { mrzReadParams, type OcrLine } from './ocr/workers.js';
-import type { OcrWorker } from './ocr/workers.js';
+import { mrzReadParams, type OcrLine, type OcrWorker } from './ocr/workers.js';
 
 /**
  * Capture-time advice (issue 12 item 5): a look at one document photo within the upload request,
@@ -184,6 +183,7 @@ export function edgeGap(b: MrzBand, w: number, h: number): number {
 export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract: OcrWorker, s: CaptureAdviceSettings = CAPTURE_ADVICE): Promise<CaptureAdviceResult> {
   const timings = { decode: 0, sharpness: 0, locate: 0, read: 0 };
   const metrics: CaptureAdviceResult['metrics'] = { sharpness: 0, mrzBands: null, mrzChecks: null, mrzReads: 0, mrzReadTimedOut: false, mrzEdgeGap: null };
+  const readParams = mrzReadParams(s);
   let t = performance.now();
   const lap = () => { const now = performance.now(), d = now - t; t = now; return Math.round(d); };
   let img: WorkingImage;
@@ -217,7 +217,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
       let r;
       try {
         const png = await crop(band, flipped, 'grey');
-        const raw = (await tesseract.recognize(png, mrzReadParams(s), s.readTimeoutMs)).lines;
+        const raw = (await tesseract.recognize(png, readParams, s.readTimeoutMs)).lines;
         metrics.mrzReads++;
         r = interpret(raw);
         // As the full scan's first read (2.8 `splitLines`): fillers read but no MRZ made of the lines.
@@ -225,7 +225,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
         if (parts) {
           const lines: OcrLine[] = [];
           for (const part of parts) {
-            const got = (await tesseract.recognize(part, mrzReadParams(s), s.readTimeoutMs)).lines;
+            const got = (await tesseract.recognize(part, readParams, s.readTimeoutMs)).lines;
             const longest = got.reduce<OcrLine | null>((m, l) => (!m || l.text.length > m.text.length ? l : m), null);
             if (longest) lines.push(longest);
           }

@@ -140,10 +140,11 @@ export async function readMrz(side: RawImage, band: RelBox, format: MrzFormat, r
   let best: { parsed: ParsedMrz; confidence: number; score: number } | null = null;
   const seen = new Map<string, number>();
   let stable = false;
+  const readParams = mrzReadParams(opts);
   for (const v of VARIANTS.slice(0, opts.maxAttempts)) {
     const t0 = Date.now();
     const img = await v.apply(sharp(crop)).png().toBuffer();
-    const ocr = await readers.tesseract.recognize(img, mrzReadParams(opts), opts.timeoutMs);
+    const ocr = await readers.tesseract.recognize(img, readParams, opts.timeoutMs);
     const cleaned = cleanOcrLines(ocr.lines.map((l) => l.text), format);
     const lines = cleaned ? repairNumber(repairLines(cleaned, format), format, opts.numberShape) : null;
     const parsed = lines ? parseMrz(lines) : null;
