@@ -37,6 +37,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-27': 'b4b39ef56b2cd5cf80ab1976425c18bd757500f1ff3f6241c5a92b391b200f98',
   'ep-2026.11-28': '3fc0abdf237ee2f8d0c676ad217996e44de1d78c6500beb76b096d93d4a368fc',
   'ep-2026.11-29': 'c9b8058b5b529e6a8021590e8ef75b7398a1efa63f28c5ae3e107d4eb4632544',
+  'ep-2026.11-30': '2aa3d14c0389689833e9e5ccc0ee2ab93c560b140b27876c10b0ff8139eb6f04',
 };
 
 describe('engine profiles', () => {

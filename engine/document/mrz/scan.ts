@@ -246,6 +246,17 @@ export interface ScanOptions {
    */
   noInvert?: boolean;
   /**
+   * 3.15 (with `familyMajority`): where the versions that pass every check digit differ in the name
+   * line only, two reader families printing one of them as it stands are enough. Names carry no
+   * check digit, so nothing else can settle them; a version printed alike by tesseract and the MRZ
+   * recogniser is what `confirm` already accepts from a first read and one other read, and the
+   * dissent is tesseract alone (its preprocessings share its errors). Seen on the tuning side: a
+   * German substitute ID card's name read `MUSTERRANN` by two tesseract reads and `MUSTERMANN` by
+   * two others and the recogniser; a Czech specimen turned -20 degrees with `SPEGIMEN` and
+   * `SPECIHEN` from one tesseract read each against `SPECIMEN` from two and the recogniser.
+   */
+  nameMajority?: boolean;
+  /**
    * 3.10: the MRZ recogniser's veto (`mrzVeto`) counts only where its read disagrees with the version
    * at a character that it has no reason to doubt: an uncovered one (names) or one whose narrowest
    * check digit holds in its own read. A disagreement inside a field whose check digit fails in the
@@ -589,6 +600,31 @@ export function sharedGuess(a: Interpreted, b: Interpreted): boolean {
  */
 function uncovered(lines: string[], format: MrzFormat): string {
   return format === 'TD1' ? `${lines[0]!.slice(0, 5)}|${lines[2]}` : lines[0]!;
+}
+
+/**
+ * 3.10 (`familyMajority`): a band's reads hold two or more versions that pass every check digit. The
+ * version printed as it stands (no check-digit swap, uncovered characters as read) by most of the four
+ * reader families (tesseract, the glyph reader, the MRZ recogniser, PP-OCRv4), at least three, is the
+ * band's read when every other version is printed by one family only, by fewer reads. 3.15
+ * (`nameMajority`): where every other version differs from it in the name line only, two families are
+ * enough. `null`: the conflict stands.
+ */
+export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interpreted) => string, nameMajority = false): Interpreted | null {
+  const versions = new Map<string, { reads: Interpreted[]; printed: Set<string> }>();
+  for (const x of new Set(pool)) {
+    if (!x.valid) continue;
+    const e = versions.get(x.lines.join('|')) ?? { reads: [], printed: new Set<string>() };
+    e.reads.push(x);
+    if (!x.guessed?.length && uncovered(x.rawLines, x.format) === uncovered(x.lines, x.format)) e.printed.add(familyOf(x));
+    versions.set(x.lines.join('|'), e);
+  }
+  if (versions.size < 2) return null;
+  const [top, ...others] = [...versions.values()].sort((a, c) => c.printed.size - a.printed.size);
+  const v = top!.reads[0]!;
+  const nameOnly = nameMajority && others.every((o) => o.reads[0]!.format === v.format && o.reads[0]!.lines.every((l, li) => li === NAME_LINE[v.format] || l === v.lines[li]));
+  if (top!.printed.size < (nameOnly ? 2 : 3) || others.some((o) => new Set(o.reads.map(familyOf)).size > 1 || o.reads.length >= top!.reads.length)) return null;
+  return v;
 }
 
 export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean, lineRepair = false): Interpreted | null {
@@ -1370,25 +1406,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     return { ...c, parsed: top.parsed, lineConfidence: top.confidences, confidence: Math.min(...top.confidences) / 2, corrections: top.corrections };
   };
 
-  /**
-   * 3.10 (`familyMajority`): the band's reads hold two or more versions that pass every check digit.
-   * The version printed as it stands by most of the four reader families is valid when every other
-   * version is printed by one family only, by fewer reads.
-   */
+  /** 3.10 (`familyMajority`), 3.15 (`nameMajority`): the band's conflict settled by reader families (`familyMajorityRead`). */
   const majority = (b: MrzBand, flipped: boolean, pool: Interpreted[]): MrzScan | null => {
     if (!opts.familyMajority) return null;
-    const versions = new Map<string, { reads: Interpreted[]; printed: Set<string> }>();
-    for (const x of new Set(pool)) {
-      if (!x.valid) continue;
-      const e = versions.get(x.lines.join('|')) ?? { reads: [], printed: new Set<string>() };
-      e.reads.push(x);
-      if (!x.guessed?.length && uncovered(x.rawLines, x.format) === uncovered(x.lines, x.format)) e.printed.add(family(x));
-      versions.set(x.lines.join('|'), e);
-    }
-    if (versions.size < 2) return null;
-    const [top, ...others] = [...versions.values()].sort((a, c) => c.printed.size - a.printed.size);
-    if (top!.printed.size < 3 || others.some((o) => new Set(o.reads.map(family)).size > 1 || o.reads.length >= top!.reads.length)) return null;
-    const v = top!.reads[0]!;
+    const v = familyMajorityRead(pool, family, !!opts.nameMajority);
+    if (!v) return null;
     return {
       parsed: v.parsed, valid: true, lineConfidence: v.confidences, confidence: Math.min(...v.confidences),
       nameConfirmed: true, corrections: v.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
