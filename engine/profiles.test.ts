@@ -38,6 +38,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-28': '3fc0abdf237ee2f8d0c676ad217996e44de1d78c6500beb76b096d93d4a368fc',
   'ep-2026.11-29': 'c9b8058b5b529e6a8021590e8ef75b7398a1efa63f28c5ae3e107d4eb4632544',
   'ep-2026.11-30': '2aa3d14c0389689833e9e5ccc0ee2ab93c560b140b27876c10b0ff8139eb6f04',
+  'ep-2026.11-31': 'da14e573eb0d1ec29058948646b53995b9fca9b13c46aaf13501249d15d395fb',
 };
 
 describe('engine profiles', () => {

@@ -747,6 +747,15 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     }
     return chosen.get(key)!;
   };
+  // The band's skew is the same for every crop of it (variant, turn and scale come after): measured once.
+  const skews = new WeakMap<object, Map<string, Promise<number>>>();
+  const skewOf = (t: { data: Buffer; width: number; height: number }, left: number, top: number, width: number, height: number): Promise<number> => {
+    let m = skews.get(t);
+    if (!m) skews.set(t, (m = new Map()));
+    const key = `${left}:${top}:${width}:${height}`;
+    if (!m.has(key)) m.set(key, bandSkew(t, left, top, width, height));
+    return m.get(key)!;
+  };
   return async (b, flipped, variant, flattenBase) => {
     const flatten = flattenBase ?? flattenAll;
     const t = await bandImage(b);
@@ -767,7 +776,7 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     }
     // 2.1 (`deskew`): the band's own text angle. The frame's angle comes from all its text; under
     // perspective the MRZ lines run at another angle than the printed zone above them.
-    const skew = deskew ? await bandSkew(t, left, top, width, height) : 0;
+    const skew = deskew ? await skewOf(t, left, top, width, height) : 0;
     if (Math.abs(skew) >= 0.3) {
       const pad = Math.min(Math.round(height), Math.ceil(width * Math.tan((Math.abs(skew) * Math.PI) / 180) / 2) + 2);
       const top2 = Math.max(0, top - pad), bottom2 = Math.min(t.height, top + height + pad);
