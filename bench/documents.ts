@@ -28,6 +28,16 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--scale S` (with `--tuning-only`, without `--public`) reads each tuning image scaled by S and saved
 // at JPEG quality 60: small print made from tuning images (the stress sets of document engine 3.0);
 // `--rotate D` (the same way) reads each tuning image turned D degrees clockwise (issue 12 item 1).
+// `--keystone SIDE[:K]` (the same way) reads each tuning image under perspective: SIDE (top, bottom, left,
+// right) narrowed by the fraction K (default 0.2), as a camera tilted about one axis sees the page.
+function keystoneOpt(): { side: 'top' | 'bottom' | 'left' | 'right'; k: number } | undefined {
+  if (!argv.includes('--keystone')) return undefined;
+  const [side, k] = opt('keystone', '').split(':');
+  if (side !== 'top' && side !== 'bottom' && side !== 'left' && side !== 'right') throw new Error('--keystone SIDE[:K]: SIDE is top, bottom, left or right');
+  const f = k === undefined ? 0.2 : Number(k);
+  if (!(f > 0 && f < 1)) throw new Error('--keystone SIDE[:K]: K is a fraction between 0 and 1');
+  return { side, k: f };
+}
 const SETTINGS = {
   ...DOCUMENT_SETTINGS_BY_NAME,
   // Experiment on 3.6 (issue 12 item 1, skewed captures; measured, not adopted): the band's image turned
@@ -70,7 +80,7 @@ if (argv.includes('--real') || argv.includes('--public')) {
   for (const [flag, unseen] of [['real', false], ['public', true]] as const) {
     if (!argv.includes(`--${flag}`)) continue;
     const d = path.resolve(process.cwd(), opt(flag, ''));
-    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined, argv.includes('--rotate') ? Number(opt('rotate', '')) : undefined));
+    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined, argv.includes('--rotate') ? Number(opt('rotate', '')) : undefined, keystoneOpt()));
     process.stderr.write('\n');
   }
   await realEngine.close();
