@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { turnedPrint } from '../../../bench/documents-real.js';
+import { keystonedPrint, runRealBench, turnedPrint } from '../../../bench/documents-real.js';
 import { REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
-import { DOCUMENT_SETTINGS_V27, DOCUMENT_SETTINGS_V28 } from '../index.js';
+import { DOCUMENT_SETTINGS_V27, DOCUMENT_SETTINGS_V28, type DocumentEngine } from '../index.js';
 import { bandSkew } from './scan.js';
 
 /** ICAO 9303 Part 4's TD3 specimen. */
@@ -53,4 +53,16 @@ describe('document engine 3.16: each band levelled by its own text angle', () =>
     expect(after.attempts.some((a) => a.source === 'mrz' && a.checksOk === a.checks && a.checks > 0)).toBe(true);
     expect(before.attempts.filter((a) => a.source === 'mrz').every((a) => a.checksOk < a.checks || a.checks === 0)).toBe(true);
   }, 120_000);
+
+  it('the perspective stress set (bench --keystone): the narrowed edge leaves grey corners, the far edge stays whole; tuning side only', async () => {
+    const white = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const px = async (img: Buffer, x: number, y: number) => { const { data, info } = await sharp(img).raw().toBuffer({ resolveWithObject: true }); return data[(y * info.width + x) * info.channels]!; };
+    const top = (await keystonedPrint(white, 'top', 0.2))!;
+    expect(Math.abs((await px(top, 3, 3)) - 128)).toBeLessThanOrEqual(3);
+    expect(await px(top, 3, 296)).toBeGreaterThan(245);
+    const right = (await keystonedPrint(white, 'right', 0.2))!;
+    expect(Math.abs((await px(right, 396, 3)) - 128)).toBeLessThanOrEqual(3);
+    expect(await px(right, 3, 3)).toBeGreaterThan(245);
+    await expect(runRealBench(REAL_DOCUMENTS, {} as DocumentEngine, undefined, false, false, undefined, undefined, { side: 'top', k: 0.2 })).rejects.toThrow(/tuning images only/);
+  });
 });
