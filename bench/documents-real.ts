@@ -85,6 +85,10 @@ export async function turnedPrint(bytes: Buffer, degrees: number): Promise<Buffe
   }
 }
 
+/** The edge of the frame `--keystone` narrows, and by what fraction. */
+export type KeystoneSide = 'top' | 'bottom' | 'left' | 'right';
+export interface Keystone { side: KeystoneSide; k: number }
+
 /**
  * A tuning image under perspective (`--keystone SIDE[:K]`): EXIF orientation applied, the frame seen with
  * one edge (`top`, `bottom`, `left`, `right`) narrowed by the fraction `k` (a camera tilted about a
@@ -92,11 +96,11 @@ export async function turnedPrint(bytes: Buffer, degrees: number): Promise<Buffe
  * fair test: on a crop of the MRZ alone, 20 % of a 1 100 × 146 frame shears each glyph by tens of
  * degrees, which no camera does to so small a region. Null for a format sharp does not decode.
  */
-export async function keystonedPrint(bytes: Buffer, side: 'top' | 'bottom' | 'left' | 'right', k: number): Promise<Buffer | null> {
+export async function keystonedPrint(bytes: Buffer, side: KeystoneSide, k: number): Promise<Buffer | null> {
   try {
     const { data, info } = await sharp(bytes).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const W = info.width, H = info.height, s = k / 2;
-    const seen: Record<typeof side, Point[]> = {
+    const seen: Record<KeystoneSide, Point[]> = {
       top: [[W * s, 0], [W * (1 - s), 0], [W, H], [0, H]],
       bottom: [[0, 0], [W, 0], [W * (1 - s), H], [W * s, H]],
       left: [[0, H * s], [W, 0], [W, H], [0, H * (1 - s)]],
@@ -109,7 +113,7 @@ export async function keystonedPrint(bytes: Buffer, side: 'top' | 'bottom' | 'le
   }
 }
 
-export async function runRealBench(dir: string, engine: DocumentEngine, onProgress?: (n: number, total: number) => void, unseen = false, tuningOnly = false, scale?: number, rotate?: number, keystone?: { side: 'top' | 'bottom' | 'left' | 'right'; k: number }): Promise<RealRow[]> {
+export async function runRealBench(dir: string, engine: DocumentEngine, onProgress?: (n: number, total: number) => void, unseen = false, tuningOnly = false, scale?: number, rotate?: number, keystone?: Keystone): Promise<RealRow[]> {
   // Scaled and turned images are a tuning-side measure: never of held-out or unseen images.
   if (scale !== undefined && (unseen || !tuningOnly)) throw new Error('--scale reads tuning images only: use it with --tuning-only and without --public');
   if (rotate !== undefined && (unseen || !tuningOnly)) throw new Error('--rotate reads tuning images only: use it with --tuning-only and without --public');

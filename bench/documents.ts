@@ -15,7 +15,7 @@ import { normalizeName } from '../engine/document/compare.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
-import { realReport, runRealBench, type RealRow } from './documents-real.js';
+import { realReport, runRealBench, type Keystone, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
 
@@ -30,7 +30,7 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--rotate D` (the same way) reads each tuning image turned D degrees clockwise (issue 12 item 1).
 // `--keystone SIDE[:K]` (the same way) reads each tuning image under perspective: SIDE (top, bottom, left,
 // right) narrowed by the fraction K (default 0.2), as a camera tilted about one axis sees the page.
-function keystoneOpt(): { side: 'top' | 'bottom' | 'left' | 'right'; k: number } | undefined {
+function keystoneOpt(): Keystone | undefined {
   if (!argv.includes('--keystone')) return undefined;
   const [side, k] = opt('keystone', '').split(':');
   if (side !== 'top' && side !== 'bottom' && side !== 'left' && side !== 'right') throw new Error('--keystone SIDE[:K]: SIDE is top, bottom, left or right');
