@@ -39,6 +39,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-29': 'c9b8058b5b529e6a8021590e8ef75b7398a1efa63f28c5ae3e107d4eb4632544',
   'ep-2026.11-30': '2aa3d14c0389689833e9e5ccc0ee2ab93c560b140b27876c10b0ff8139eb6f04',
   'ep-2026.11-31': 'da14e573eb0d1ec29058948646b53995b9fca9b13c46aaf13501249d15d395fb',
+  'ep-2026.11-32': '821accc1950ebd3f352af2d60951a815b927f90ea36c61d0203100a07125f1df',
 };
 
 describe('engine profiles', () => {

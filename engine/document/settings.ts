@@ -158,7 +158,7 @@ export const ZDocumentEngineSettings = z.object({
     turnInterpolator: z.enum(['bicubic', 'locallyBoundedBicubic', 'nohalo']).optional(),
     /** 3.1: when no read is valid, the read reported for review is the best supported (`mrz/scan.ts` `reportBest`): the MRZ recogniser's read competes on check digits, and of two passing versions the one more reads print. */
     reportBest: z.boolean().optional(),
-    retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
+    retry: z.object({ variants: z.array(z.enum(['tall', 'thin', 'flat', 'grey'])), vote: z.boolean(), primary: z.enum(['grey', 'flat']).optional(), deskew: z.boolean().optional(), rectify: z.boolean().optional(), knownStates: z.boolean().optional(), flatWhenEmpty: z.boolean().optional() }).optional(),
   }).optional(),
   /** 2.x visual zone: captions read with the document's language model; CURP dates checked on the calendar. */
   visualZone: z.object({ captions: z.boolean(), curpDateCheck: z.boolean() }).optional(),
@@ -536,10 +536,22 @@ export const DOCUMENT_SETTINGS_V28: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V27.scan!, retry: { ...DOCUMENT_SETTINGS_V27.scan!.retry!, deskew: true } },
 };
 
+/**
+ * Document engine 3.17 (`DOCUMENT_SETTINGS_V29`): 3.16 with each band made a rectangle again when its
+ * lines show a slanted view (`scan.retry.rectify`, `mrz/rectify.ts`): the ends of its first and last
+ * lines are the corners of the quadrilateral the MRZ was printed in, and a homography maps it back.
+ * Bands printed square are cut as under 3.16 (engine/document/README.md "Document engine 3.17").
+ */
+export const DOCUMENT_SETTINGS_V29: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V28,
+  version: 'document-engine@3.17.0',
+  scan: { ...DOCUMENT_SETTINGS_V28.scan!, retry: { ...DOCUMENT_SETTINGS_V28.scan!.retry!, rectify: true } },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

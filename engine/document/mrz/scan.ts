@@ -7,6 +7,7 @@ import type { LineRecognizer } from './rec.js';
 import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
 import { longNumberTail, parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
 import { eitherClassAt, repairLines } from './repair.js';
+import { bandLines, characterMask, distortion, rectifyBand, rectifyingQuad, type BandLine } from './rectify.js';
 
 /**
  * Reads the MRZ of a whole photo or scan (document engine 2.x): locate candidate bands anywhere
@@ -55,7 +56,7 @@ export interface ScanOptions {
    * scale; 'thin': strokes thinned; 'flat': background flattened), and a per-character vote
    * across that band's reads. Absent: 2.0 behaviour.
    */
-  retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean };
+  retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean; /** 3.17: bands under perspective made rectangles (`rectify.ts`). */ rectify?: boolean };
   /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
   tilt?: boolean;
   /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
@@ -714,7 +715,7 @@ function markCleaned(r: Interpreted | null, cleaned: boolean): Interpreted | nul
   return { ...r, rawLines: r.lines.map((l) => token.padStart(l.length, '#')) };
 }
 
-export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw, overlayLines = false, turnInterpolator?: TurnInterpolator): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
+export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw, overlayLines = false, turnInterpolator?: TurnInterpolator, rectify = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number, src: Raw = img) => {
     const key = `${angle}:${src === img ? 0 : 1}`;
@@ -756,6 +757,7 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     if (!m.has(key)) m.set(key, bandSkew(t, left, top, width, height));
     return m.get(key)!;
   };
+  const rectified = new Map<string, Promise<{ data: Buffer; width: number; height: number } | null>>();
   return async (b, flipped, variant, flattenBase) => {
     const flatten = flattenBase ?? flattenAll;
     const t = await bandImage(b);
@@ -788,6 +790,14 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const y0 = Math.max(0, Math.round(cy - height / 2)), h2 = Math.min(info.height - y0, height);
       const x0 = Math.max(0, Math.round((info.width - width) / 2)), w2 = Math.min(info.width - x0, width);
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).extract({ left: x0, top: y0, width: w2, height: h2 });
+    }
+    // 3.17 (`rectify`): the band's lines made a rectangle again when a slanted view distorts them
+    // (`rectify.ts`). Measured once per band: every variant, turn and scale is cut from the result.
+    if (rectify) {
+      const key = `${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${b.ink ?? ''}`;
+      if (!rectified.has(key)) rectified.set(key, s.clone().extractChannel(0).raw().toBuffer({ resolveWithObject: true }).then(({ data, info }) => rectifiedBand(data, info.width, info.height)));
+      const r = await rectified.get(key)!;
+      if (r) s = sharp(r.data, { raw: { width: r.width, height: r.height, channels: 1 } });
     }
     if (flipped && exactFlip) {
       // 2.2: sharp applies a rotation before an extract in the same pipeline, so `extract().rotate(180)`
@@ -883,6 +893,42 @@ export async function bandSkew(t: { data: Buffer; width: number; height: number 
   let best = 0, bestE = energy(0);
   for (let d = -4; d <= 4; d += 0.25) { const e = energy(d); if (e > bestE * 1.0001) { bestE = e; best = d; } }
   return best;
+}
+
+/**
+ * 3.17: the band (grey, as cut and levelled) redrawn as a rectangle when its lines show a slanted
+ * view (`rectify.ts`), else null.
+ */
+export function rectifiedBand(data: Buffer, w: number, h: number): { data: Buffer; width: number; height: number } | null {
+  const before = measuredLines(data, w, h);
+  const quad = before && rectifyingQuad(before.lines, before.chars);
+  const out = quad && rectifyBand(data, w, h, quad);
+  if (!out) return null;
+  // Kept only if it worked: measured again, the redrawn band's lines are found with sure ends, and
+  // square or at least half as far from square as before. A quadrilateral from a mismeasured end (a
+  // document edge or a background mark taken for a character) leaves them as crooked as they were
+  // or worse, and the band is then read as it was cut.
+  const after = measuredLines(out, w, h);
+  if (!after || after.lines.length < 2 || !after.lines[0]!.sure || !after.lines[after.lines.length - 1]!.sure) return null;
+  const [d0, d1] = [distortion(before.lines), distortion(after.lines)];
+  if (d1.ends > Math.max(0.5 * d1.hl, 0.5 * d0.ends) || d1.closing > Math.max(0.25 * d1.hl, 0.5 * d0.closing)) return null;
+  return { data: out, width: w, height: h };
+}
+
+/** A band's lines as `rectify.ts` measures them, on its character-sized ink. */
+function measuredLines(data: Buffer, w: number, h: number): { lines: BandLine[]; chars: { mask: Uint8Array; w: number; h: number } } | null {
+  const mask = characterMask(bandInk(data, w, h), w, h);
+  const lines = mask && bandLines(mask, w, h);
+  return lines ? { lines, chars: { mask: mask!, w, h } } : null;
+}
+
+/** A band's ink (1) as `splitTextLines` separates it from paper: the background flattened, then Otsu's level. */
+export function bandInk(data: Buffer, w: number, h: number): Uint8Array {
+  const g = flattenBackground(data, w, h);
+  const level = otsuLevel(g);
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) mask[i] = g[i]! < level ? 1 : 0;
+  return mask;
 }
 
 /**
@@ -1085,7 +1131,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   /** The band search's settings every search of this scan shares (each adds its angles, level or image). */
   const search = { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst, splitMerged: opts.splitMerged, bestJoin: opts.bestJoin };
   let bands = await locateMrzBands(img, { ...search, report: textTurn });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops', opts.turnInterpolator);
+  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops', opts.turnInterpolator, !!opts.retry?.rectify);
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
