@@ -96,6 +96,21 @@ describe('document engine 3.17: bands under perspective made rectangles again', 
     expect(scan.parsed?.lines).toEqual(realMrzTruth(CZE));
   }, 120_000);
 
+  it('any band, however odd, gives a redrawn band of its own size or null, never an error: blank, black, noise, stripes, tiny', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const cases: [number, number, (i: number, w: number) => number][] = [
+      [400, 60, () => 255], [400, 60, () => 0], [640, 90, () => Math.floor(rnd() * 256)],
+      [640, 90, (i, w) => (Math.floor(i / w) % 12 < 4 ? 20 : 235)], [640, 90, (i) => (i % 9 < 3 ? 20 : 235)],
+      [3, 2, () => 0], [1, 1, () => 128], [900, 12, () => Math.floor(rnd() * 256)],
+    ];
+    for (const [w, h, px] of cases) {
+      const data = Buffer.from(Array.from({ length: w * h }, (_, i) => px(i, w)));
+      const r = rectifiedBand(data, w, h);
+      if (r) expect([r.width, r.height, r.data.length]).toEqual([w, h, w * h]);
+    }
+  });
+
   it('marks that are no characters (a document edge along a line, a rule) do not lengthen a line', async () => {
     const b = await band();
     const lines = linesOf(b)!;
