@@ -90,6 +90,21 @@ export type KeystoneSide = 'top' | 'bottom' | 'left' | 'right';
 export interface Keystone { side: KeystoneSide; k: number }
 
 /**
+ * The map (for `warp`) from a W × H frame seen with `side` narrowed by the fraction `k` back to the
+ * frame as printed: the narrowed edge's corners move in by k/2 of its length each.
+ */
+export function keystoneToSource(W: number, H: number, side: KeystoneSide, k: number): number[] {
+  const s = k / 2;
+  const seen: Record<KeystoneSide, Point[]> = {
+    top: [[W * s, 0], [W * (1 - s), 0], [W, H], [0, H]],
+    bottom: [[0, 0], [W, 0], [W * (1 - s), H], [W * s, H]],
+    left: [[0, H * s], [W, 0], [W, H], [0, H * (1 - s)]],
+    right: [[0, 0], [W, H * s], [W, H * (1 - s)], [0, H]],
+  };
+  return homography(seen[side], [[0, 0], [W, 0], [W, H], [0, H]]);
+}
+
+/**
  * A tuning image under perspective (`--keystone SIDE[:K]`): EXIF orientation applied, the frame seen with
  * one edge (`top`, `bottom`, `left`, `right`) narrowed by the fraction `k` (a camera tilted about a
  * horizontal or vertical axis), corners filled mid-grey, saved at JPEG quality 90. Only full pages are a
@@ -99,14 +114,8 @@ export interface Keystone { side: KeystoneSide; k: number }
 export async function keystonedPrint(bytes: Buffer, side: KeystoneSide, k: number): Promise<Buffer | null> {
   try {
     const { data, info } = await sharp(bytes).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const W = info.width, H = info.height, s = k / 2;
-    const seen: Record<KeystoneSide, Point[]> = {
-      top: [[W * s, 0], [W * (1 - s), 0], [W, H], [0, H]],
-      bottom: [[0, 0], [W, 0], [W * (1 - s), H], [W * s, H]],
-      left: [[0, H * s], [W, 0], [W, H], [0, H * (1 - s)]],
-      right: [[0, 0], [W, H * s], [W, H * (1 - s)], [0, H]],
-    };
-    const img = warp({ data, width: W, height: H, channels: 3 }, homography(seen[side], [[0, 0], [W, 0], [W, H], [0, H]]), W, H, [128, 128, 128]);
+    const W = info.width, H = info.height;
+    const img = warp({ data, width: W, height: H, channels: 3 }, keystoneToSource(W, H, side, k), W, H, [128, 128, 128]);
     return await sharp(img.data, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
   } catch {
     return null;

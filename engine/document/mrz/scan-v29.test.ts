@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { keystonedPrint, smallPrint } from '../../../bench/documents-real.js';
-import { homography, warp, type Point } from '../image/warp.js';
+import { keystonedPrint, keystoneToSource, smallPrint } from '../../../bench/documents-real.js';
+import { warp } from '../image/warp.js';
 import { REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V28, DOCUMENT_SETTINGS_V29 } from '../index.js';
 import { bandLines, rectifyingQuad, type BandLine } from './rectify.js';
@@ -22,14 +22,8 @@ async function band(side?: 'top' | 'bottom' | 'left' | 'right'): Promise<{ data:
     + TD3.map((l, i) => `<text x="20" y="${Math.round(px * (1.5 + 1.6 * i))}" font-family="OCR B" font-size="${px}" fill="#151515">${l.replace(/</g, '&lt;')}</text>`).join('') + '</svg>';
   const { data, info } = await sharp(Buffer.from(svg)).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   if (!side) return { data, width: info.width, height: info.height };
-  const W = info.width, H = info.height, s = 0.1;
-  const seen: Record<typeof side, Point[]> = {
-    top: [[W * s, 0], [W * (1 - s), 0], [W, H], [0, H]],
-    bottom: [[0, 0], [W, 0], [W * (1 - s), H], [W * s, H]],
-    left: [[0, H * s], [W, 0], [W, H], [0, H * (1 - s)]],
-    right: [[0, 0], [W, H * s], [W, H * (1 - s)], [0, H]],
-  };
-  const out = warp({ data, width: W, height: H, channels: 1 }, homography(seen[side], [[0, 0], [W, 0], [W, H], [0, H]]), W, H, [255]);
+  const W = info.width, H = info.height;
+  const out = warp({ data, width: W, height: H, channels: 1 }, keystoneToSource(W, H, side, 0.2), W, H, [255]);
   return { data: out.data, width: W, height: H };
 }
 
