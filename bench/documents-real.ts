@@ -64,6 +64,30 @@ export async function smallPrint(bytes: Buffer, scale: number): Promise<Buffer |
 }
 
 /**
+ * `--line-px N` (issue 12 item 1: "MRZ character height down to about 8 px"): each tuning image made
+ * small print of a given MRZ line height instead of a given fraction of its width, so that a large
+ * scan and a small photo are stressed alike. `reference` measures the line height at full size: the
+ * locator's mean MRZ line height (ink height of the band's lines, about the glyph height) of its
+ * scan, in its working image. Pinned to one settings version (the bench passes 3.17's), so the
+ * stress set does not change with the engine under test. Null (the image left out) where the
+ * reference finds no band or sharp cannot decode the image; lines already `px` or smaller are read
+ * at full size.
+ */
+export interface LinePx { px: number; reference: DocumentEngine }
+
+export async function lineHeightPrint(bytes: Buffer, linePx: LinePx): Promise<Buffer | null> {
+  const measured = await linePx.reference.scanMrz(bytes).catch(() => null);
+  const h = measured?.band?.lineHeight;
+  if (!h) return null;
+  // The band is measured in the engine's working image, which is the upload fitted inside
+  // `workingMaxSide`; the factor applies to the upload itself.
+  const meta = await sharp(bytes).metadata().catch(() => null);
+  if (!meta) return null;
+  const working = Math.min(1, linePx.reference.settings.workingMaxSide / Math.max(meta.width, meta.height));
+  return h <= linePx.px ? bytes : smallPrint(bytes, (working * linePx.px) / h);
+}
+
+/**
  * A tuning image turned (`--rotate`, issue 12 item 1: any quarter turn plus skew up to ±20°): EXIF
  * orientation applied, turned by `degrees` clockwise with the corners filled mid-grey, saved at JPEG
  * quality 90 (the turn is the stress, not the compression). A turn that is not a quarter turn is made
@@ -122,18 +146,19 @@ export async function keystonedPrint(bytes: Buffer, side: KeystoneSide, k: numbe
   }
 }
 
-export async function runRealBench(dir: string, engine: DocumentEngine, onProgress?: (n: number, total: number) => void, unseen = false, tuningOnly = false, scale?: number, rotate?: number, keystone?: Keystone): Promise<RealRow[]> {
+export async function runRealBench(dir: string, engine: DocumentEngine, onProgress?: (n: number, total: number) => void, unseen = false, tuningOnly = false, scale?: number, rotate?: number, keystone?: Keystone, linePx?: LinePx): Promise<RealRow[]> {
   // Scaled and turned images are a tuning-side measure: never of held-out or unseen images.
   if (scale !== undefined && (unseen || !tuningOnly)) throw new Error('--scale reads tuning images only: use it with --tuning-only and without --public');
   if (rotate !== undefined && (unseen || !tuningOnly)) throw new Error('--rotate reads tuning images only: use it with --tuning-only and without --public');
   if (keystone !== undefined && (unseen || !tuningOnly)) throw new Error('--keystone reads tuning images only: use it with --tuning-only and without --public');
+  if (linePx !== undefined && (unseen || !tuningOnly)) throw new Error('--line-px reads tuning images only: use it with --tuning-only and without --public');
   const truths = readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth).filter((t) => !tuningOnly || !isHeldOut(t));
   const rows: RealRow[] = [];
   // Warm the tesseract worker so the first image does not carry its start-up.
   await engine.scanMrz(readFileSync(path.join(dir, truths[0]!.file))).catch(() => undefined);
   for (const t of truths) {
     const read = readFileSync(path.join(dir, t.file));
-    const small = scale === undefined ? read : await smallPrint(read, scale);
+    const small = linePx !== undefined ? await lineHeightPrint(read, linePx) : scale === undefined ? read : await smallPrint(read, scale);
     const turned = rotate === undefined || !small ? small : await turnedPrint(small, rotate);
     const bytes = keystone === undefined || !turned ? turned : await keystonedPrint(turned, keystone.side, keystone.k);
     if (!bytes) continue;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--tuning-only --scale 0.22 --rotate 90] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--tuning-only --scale 0.22 --rotate 90 --keystone top:0.2 --line-px 8] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -13,7 +13,7 @@ import { REPO_ROOT } from '../platform/paths.js';
 import type { DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, DOCUMENT_SETTINGS_V29, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
 import { realReport, runRealBench, type Keystone, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
@@ -30,6 +30,8 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // `--rotate D` (the same way) reads each tuning image turned D degrees clockwise (issue 12 item 1).
 // `--keystone SIDE[:K]` (the same way) reads each tuning image under perspective: SIDE (top, bottom, left,
 // right) narrowed by the fraction K (default 0.2), as a camera tilted about one axis sees the page.
+// `--line-px N` (the same way) reads each tuning image scaled so that its MRZ lines are N px high, as 3.17's
+// locator measures them at full size (`lineHeightPrint`); images it does not find are left out.
 function keystoneOpt(): Keystone | undefined {
   if (!argv.includes('--keystone')) return undefined;
   const [side, k] = opt('keystone', '').split(':');
@@ -76,14 +78,17 @@ const realSettings: DocumentEngineSettings | undefined = settingsName ? (SETTING
 if (!realSettings) throw new Error(`--settings must be one of ${Object.keys(SETTINGS).join(', ')}`);
 if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
+  const linePx = argv.includes('--line-px') ? { px: Number(opt('line-px', '')), reference: await createDocumentEngine(DOCUMENT_SETTINGS_V29) } : undefined;
+  if (linePx && !(linePx.px >= 4)) throw new Error('--line-px N: N is a line height in pixels, 4 or more');
   const realRows: RealRow[] = [];
   for (const [flag, unseen] of [['real', false], ['public', true]] as const) {
     if (!argv.includes(`--${flag}`)) continue;
     const d = path.resolve(process.cwd(), opt(flag, ''));
-    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined, argv.includes('--rotate') ? Number(opt('rotate', '')) : undefined, keystoneOpt()));
+    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined, argv.includes('--rotate') ? Number(opt('rotate', '')) : undefined, keystoneOpt(), linePx));
     process.stderr.write('\n');
   }
   await realEngine.close();
+  await linePx?.reference.close();
   process.stdout.write(`settings ${realSettings.version}\n\n` + realReport(realRows, [opt('real', ''), opt('public', '')].filter(Boolean).join(' + ')) + '\n\n');
   mkdirSync(path.join(REPO_ROOT, '.data'), { recursive: true });
   writeFileSync(path.join(REPO_ROOT, '.data', 'bench-documents-real.json'), JSON.stringify(realRows, null, 1));

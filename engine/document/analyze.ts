@@ -128,7 +128,7 @@ async function sideImage(bytes: Buffer, t: DocumentTemplate, s: TDocumentEngineS
  * scan together (with `blindTwins`, its check-blind characters printed alike by another family), and no scan
  * read of the same shape passing every check digit printed other lines.
  */
-export function fallbackConfirmed(banded: MrzRead, scan: MrzScan, blindTwins = false, twins: ReadonlySet<string> = BLIND_TWINS): boolean {
+export function fallbackConfirmed(banded: MrzRead, scan: MrzScan, blindTwins = false, twins: ReadonlySet<string> = BLIND_TWINS, witnessChecks = false): boolean {
   const lines = banded.parsed?.lines;
   if (!banded.valid || !lines) return false;
   const key = lines.join('|');
@@ -137,7 +137,7 @@ export function fallbackConfirmed(banded: MrzRead, scan: MrzScan, blindTwins = f
   // `scan.blindTwins`: its check-blind characters printed alike by a read of another family than tesseract's, as the scan asks.
   const others = [...banded.attempts.filter((a) => a.variant === 'glyph'), ...scan.attempts.filter((a) => OTHER_FAMILIES.has(a.source))].flatMap((a) => (a.lines ? [a.lines] : []));
   const contradicted = scan.attempts.some((a) => a.lines && sameShape(a.lines) && a.checks > 0 && a.checksOk === a.checks && a.lines.join('|') !== key);
-  return printed >= 2 && (!blindTwins || blindTwinsAgreed({ format: banded.parsed!.format, lines, parsed: banded.parsed }, others, twins)) && !contradicted;
+  return printed >= 2 && (!blindTwins || blindTwinsAgreed({ format: banded.parsed!.format, lines, parsed: banded.parsed }, others, twins, witnessChecks)) && !contradicted;
 }
 
 /** 2.x: the MRZ found anywhere in the uploaded photo, in the shape the rest of the analysis expects. */
@@ -230,7 +230,7 @@ export async function analyzeDocument(input: AnalyzeInput, s: TDocumentEngineSet
         if (!banded.valid) return r.read;
         // 3.10 (`fallbackConfirm`): the scan refused; its refusal stands unless the template band's
         // read meets the scan's own standard (two reads print it, no check-valid read prints other lines).
-        if (s.scan?.fallbackConfirm && !fallbackConfirmed(banded, r.scan, !!s.scan.blindTwins, blindTwinsOf(s.scan))) return r.read;
+        if (s.scan?.fallbackConfirm && !fallbackConfirmed(banded, r.scan, !!s.scan.blindTwins, blindTwinsOf(s.scan), !!s.scan.witnessChecks)) return r.read;
         scan = { ...r.scan, reason: undefined, fallback: 'template_band' };
         return banded;
       }) : templateRead(),

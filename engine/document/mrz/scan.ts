@@ -239,6 +239,16 @@ export interface ScanOptions {
    */
   blindEights?: boolean;
   /**
+   * 3.18 (with `blindTwins`): a read of another family is a check-blind character's witness only
+   * where its own narrowest check digit over that place holds (`narrowestCheck`; the composite only
+   * when every check does), as 3.10's `vetoExcuse` lets a read veto only where its check holds.
+   * Measured on tuning images made 6 px lines high (`bench:documents --line-px 6`): tesseract read the
+   * last filler of a TD2 card's optional data as `0` (check-blind: `<` = 0), and the glyph reader,
+   * its cells one out of step, printed `0` there too while its composite failed; the vote reported
+   * the misread valid.
+   */
+  witnessChecks?: boolean;
+  /**
    * 3.14: tesseract does not read a line again inverted when its first read of it is unsure
    * (`tessedit_do_invert` off). MRZ print is dark on light in every band this engine reads (a band
    * cut from the brightest channel is grey too), so the inverted read is a second pass over text
@@ -1027,20 +1037,28 @@ export function checkSpans(p: ParsedMrz): Map<MrzCheck['field'], [number, number
  */
 export function differencesExcused(q: Interpreted, v: Interpreted): boolean {
   if (!q.parsed || q.format !== v.format) return false;
-  const spans = checkSpans(q.parsed);
-  const size = (sp: [number, number, number][]) => sp.reduce((n, [, a, b]) => n + b - a, 0);
-  // The composite spans the other checked fields: where one of them fails, the composite's holding
-  // is a second error offsetting the first, not evidence.
-  const holds = (f: MrzCheck['field']) => q.parsed!.checks.some((c) => c.field === f && c.ok) && (f !== 'composite' || q.parsed!.checks.every((c) => c.ok));
+  const holds = narrowestCheck(q.parsed);
   for (let li = 0; li < q.lines.length; li++) {
     for (let k = 0; k < q.lines[li]!.length; k++) {
       if (q.lines[li]![k] === v.lines[li]?.[k]) continue;
-      const covering = [...spans].filter(([, sp]) => sp.some(([x, a, b]) => x === li && k >= a && k < b)).sort((a, b) => size(a[1]) - size(b[1]));
-      const narrowest = covering[0]?.[0];
-      if (!narrowest || holds(narrowest)) return false;
+      if (holds(li, k) !== false) return false;
     }
   }
   return true;
+}
+
+/**
+ * Whether the narrowest check digit over a position holds in the read `p` (null: no check digit
+ * covers it). The composite spans the other checked fields: where one of them fails, the composite's
+ * holding is a second error offsetting the first, not evidence, so it holds only if every check does.
+ */
+export function narrowestCheck(p: ParsedMrz): (li: number, k: number) => boolean | null {
+  const spans = [...checkSpans(p)].map(([f, sp]) => ({ f, sp, size: sp.reduce((n, [, a, b]) => n + b - a, 0) })).sort((a, b) => a.size - b.size);
+  const holds = (f: MrzCheck['field']) => p.checks.some((c) => c.field === f && c.ok) && (f !== 'composite' || p.checks.every((c) => c.ok));
+  return (li, k) => {
+    const narrowest = spans.find(({ sp }) => sp.some(([x, a, b]) => x === li && k >= a && k < b));
+    return narrowest ? holds(narrowest.f) : null;
+  };
 }
 
 /** 3.10 (`blindTwins`): characters with a look-alike of the same check value (see `ScanOptions.blindTwins`). */
@@ -1057,14 +1075,17 @@ export const OTHER_FAMILIES = new Set(['glyph', 'mrz', 'rec']);
  * alike and some check digit covers is printed alike, at its place, by one of `others` (reads of
  * another family, of `v`'s shape; the rest of those reads may be wrong).
  */
-export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][], twins: ReadonlySet<string> = BLIND_TWINS): boolean {
+export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][], twins: ReadonlySet<string> = BLIND_TWINS, witnessChecks = false): boolean {
   const mask = uncoveredMask(v.format, v.parsed?.kind ?? v.format);
   const fit = others.filter((o) => o.length === v.lines.length && o.every((l, i) => l.length === v.lines[i]!.length));
+  // 3.18 (`witnessChecks`): a witness counts at a place only where its own check digit over that
+  // place holds (`narrowestCheck`).
+  const own = witnessChecks ? fit.map((o) => { const p = parseMrz(o, { extended: true }); return p ? narrowestCheck(p) : () => false; }) : null;
   for (let li = 0; li < v.lines.length; li++) {
     for (let k = 0; k < v.lines[li]!.length; k++) {
       const c = v.lines[li]![k]!;
       if (mask[li]![k] || !eitherClassAt(v.format, li, k) || !twins.has(c)) continue;
-      if (!fit.some((o) => o[li]![k] === c)) return false;
+      if (!fit.some((o, i) => o[li]![k] === c && (!own || own[i]!(li, k) === true))) return false;
     }
   }
   return true;
@@ -1214,7 +1235,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const otherFamily = new WeakMap<Interpreted, 'glyph' | 'rec' | 'mrz'>();
   const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
   /** 3.10 (`blindTwins`): the check-blind characters of `v` are printed alike by other families' reads of this band and turn. */
-  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), blindTwinsOf(opts));
+  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), blindTwinsOf(opts), !!opts.witnessChecks);
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
