@@ -249,6 +249,20 @@ export interface ScanOptions {
    */
   witnessChecks?: boolean;
   /**
+   * 3.19: the MRZ recogniser's veto (3.0's `mrzVeto`, excused as 3.10's `vetoExcuse` says) holds
+   * against the per-character vote too, where no read of another family prints the voted lines as a
+   * whole. 3.0 let the recogniser vote without a veto, so tesseract's reads, outvoted by nothing but
+   * the recogniser, could pass in the vote what the veto refuses them as a confirmation. Measured on
+   * a real tuning scan made 8 px lines high under top perspective (`bench:documents --line-px 8
+   * --keystone top`): three tesseract reads printed `AICHAEL` for `MICHAEL` in the name line, which
+   * no check digit covers; the recogniser printed it right, and the vote reported the misread valid.
+   * The objection is overruled where a third family (the glyph reader, PP-OCRv4) prints the vote at
+   * every character the recogniser reads otherwise (`objectionOverruled`): at 6 px a UK specimen's
+   * number, which the recogniser misread with its check digit holding, the glyph reader printed as
+   * tesseract did.
+   */
+  voteVeto?: boolean;
+  /**
    * 3.14: tesseract does not read a line again inverted when its first read of it is unsure
    * (`tessedit_do_invert` off). MRZ print is dark on light in every band this engine reads (a band
    * cut from the brightest channel is grey too), so the inverted read is a second pass over text
@@ -1061,6 +1075,31 @@ export function narrowestCheck(p: ParsedMrz): (li: number, k: number) => boolean
   };
 }
 
+/**
+ * 3.19 (`voteVeto`): the MRZ recogniser's read `q` objects to the version `v`; the objection is
+ * overruled when, at every character where `q` prints otherwise, one of `others` (reads of a third
+ * family: the glyph reader, PP-OCRv4) prints `v`'s character as its own witness: inside a checked
+ * field with its own narrowest check digit there holding (3.18's rule), on a place no check digit
+ * covers by printing that whole line as `v` does. One reader family against two then loses, as it
+ * does in `confirm`, where tesseract's read and one identical read of another family are enough.
+ */
+export function objectionOverruled(q: Interpreted, v: { format: MrzFormat; lines: string[] }, others: string[][]): boolean {
+  if (q.format !== v.format) return false;
+  const fit = others.filter((o) => o.length === v.lines.length && o.every((l, i) => l.length === v.lines[i]!.length));
+  const own = fit.map((o) => { const p = parseMrz(o, { extended: true }); return p ? narrowestCheck(p) : () => false; });
+  for (let li = 0; li < v.lines.length; li++) {
+    for (let k = 0; k < v.lines[li]!.length; k++) {
+      if (q.lines[li]?.[k] === v.lines[li]![k]) continue;
+      const witnessed = fit.some((o, i) => {
+        const holds = own[i]!(li, k);
+        return holds === null ? o[li] === v.lines[li] : holds && o[li]![k] === v.lines[li]![k];
+      });
+      if (!witnessed) return false;
+    }
+  }
+  return true;
+}
+
 /** 3.10 (`blindTwins`): characters with a look-alike of the same check value (see `ScanOptions.blindTwins`). */
 export const BLIND_TWINS: ReadonlySet<string> = new Set(['6', 'G', '1', 'L', '0', '<', 'K']);
 /** 3.13 (`blindEights`): 3.10's, and `8` and `S` (S = 28), a look-alike pair `CONFUSABLE` did not list. */
@@ -1454,7 +1493,15 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // 3.10 (`blindTwins`): tesseract reads alone confirm no check-blind character another family does not print alike.
       if (confirmedValid && !only!.some((x) => otherFamily.has(x)) && !twinsAgreed(bi, flipped, confirmedValid)) confirmedValid = undefined;
       let vote = !confirmedValid && opts.retry!.vote ? voteReads(pool, opts.plausible, weak, !!opts.swapAsRead) : null;
-      if (vote && !pool.some((x) => otherFamily.has(x) && x.lines.join('|') === vote!.lines.join('|')) && !twinsAgreed(bi, flipped, vote)) vote = null;
+      const votedByOther = !!vote && pool.some((x) => otherFamily.has(x) && x.lines.join('|') === vote!.lines.join('|'));
+      if (vote && !votedByOther && !twinsAgreed(bi, flipped, vote)) vote = null;
+      // 3.19 (`voteVeto`): a vote no other family prints as a whole is tesseract's reads outvoting the
+      // recogniser, which the confirmation above does not allow them (3.0's `mrzVeto`), unless a third
+      // family prints the vote where the recogniser does not (`objectionOverruled`).
+      if (vote && !votedByOther && opts.voteVeto && (await mrzObjects(bi, b, flipped, vote))) {
+        const third = attempts.filter((a) => a.band === bi && a.flipped === flipped && (a.source === 'glyph' || a.source === 'rec') && a.lines).map((a) => a.lines!);
+        if (!objectionOverruled((await mrzRead(bi, b, flipped))!, vote, third)) vote = null;
+      }
       const voted = confirmedValid ?? (vote && (!only || vote.lines.join('|') === only[0]!.lines.join('|')) ? vote : null);
       if (voted) {
         return {
