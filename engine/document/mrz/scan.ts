@@ -1075,6 +1075,11 @@ export function narrowestCheck(p: ParsedMrz): (li: number, k: number) => boolean
   };
 }
 
+/** The reads of `others` with `lines`' shape (as many lines, each as long). */
+const sameShape = (others: string[][], lines: string[]) => others.filter((o) => o.length === lines.length && o.every((l, i) => l.length === lines[i]!.length));
+/** A read's own `narrowestCheck` (no check holds in a read that does not parse). */
+const ownChecks = (o: string[]): ((li: number, k: number) => boolean | null) => { const p = parseMrz(o, { extended: true }); return p ? narrowestCheck(p) : () => false; };
+
 /**
  * 3.19 (`voteVeto`): the MRZ recogniser's read `q` objects to the version `v`; the objection is
  * overruled when, at every character where `q` prints otherwise, one of `others` (reads of a third
@@ -1085,8 +1090,8 @@ export function narrowestCheck(p: ParsedMrz): (li: number, k: number) => boolean
  */
 export function objectionOverruled(q: Interpreted, v: { format: MrzFormat; lines: string[] }, others: string[][]): boolean {
   if (q.format !== v.format) return false;
-  const fit = others.filter((o) => o.length === v.lines.length && o.every((l, i) => l.length === v.lines[i]!.length));
-  const own = fit.map((o) => { const p = parseMrz(o, { extended: true }); return p ? narrowestCheck(p) : () => false; });
+  const fit = sameShape(others, v.lines);
+  const own = fit.map(ownChecks);
   for (let li = 0; li < v.lines.length; li++) {
     for (let k = 0; k < v.lines[li]!.length; k++) {
       if (q.lines[li]?.[k] === v.lines[li]![k]) continue;
@@ -1116,10 +1121,10 @@ export const OTHER_FAMILIES = new Set(['glyph', 'mrz', 'rec']);
  */
 export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][], twins: ReadonlySet<string> = BLIND_TWINS, witnessChecks = false): boolean {
   const mask = uncoveredMask(v.format, v.parsed?.kind ?? v.format);
-  const fit = others.filter((o) => o.length === v.lines.length && o.every((l, i) => l.length === v.lines[i]!.length));
+  const fit = sameShape(others, v.lines);
   // 3.18 (`witnessChecks`): a witness counts at a place only where its own check digit over that
   // place holds (`narrowestCheck`).
-  const own = witnessChecks ? fit.map((o) => { const p = parseMrz(o, { extended: true }); return p ? narrowestCheck(p) : () => false; }) : null;
+  const own = witnessChecks ? fit.map(ownChecks) : null;
   for (let li = 0; li < v.lines.length; li++) {
     for (let k = 0; k < v.lines[li]!.length; k++) {
       const c = v.lines[li]![k]!;
