@@ -280,6 +280,15 @@ export interface ScanOptions {
    */
   innerSkip?: boolean;
   /**
+   * 3.21: once the best band of the first search has not read (or the first search found none), the
+   * band search runs once more on a working image this many times the size (`workSide` × it; frames
+   * larger than that only, so that the finer copy is still a reduction), and its most MRZ-like band of two or more lines not already found is read next if it outranks every band
+   * left. At the working size a photo of a whole page on a table has MRZ strokes a pixel or two thick;
+   * the text mask's 2×2 opening breaks them and no line forms (synthetic passports photographed on a
+   * table had no band on their MRZ at all, found at 1.4 times the size).
+   */
+  fineSearch?: number;
+  /**
    * 3.14: tesseract does not read a line again inverted when its first read of it is unsure
    * (`tessedit_do_invert` off). MRZ print is dark on light in every band this engine reads (a band
    * cut from the brightest channel is grey too), so the inverted read is a second pass over text
@@ -1647,6 +1656,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const searchAt = async (angle: number) => (await locateMrzBands(img, { ...search, maxBands: 1, angles: [angle], tilt: false })).find((b) => !b.fallback);
   /** A band already searched that way: a band in the list at that angle. */
   const searchedAt = (angle: number) => bands.some((b) => Math.abs(b.angle - angle) < 0.75);
+  /** 3.21 (`fineSearch`): the most MRZ-like stack of the search on a larger working image, if not already found. */
+  // Only a frame the finer copy still shrinks: one at or under that size lost no detail the first copy kept
+  // (a 1 000-px card photo under perspective: the finer copy, enlarged, ranked a caption stack above its MRZ).
+  const fineBand = async () => Math.max(img.width, img.height) <= opts.workSide * opts.fineSearch! ? undefined
+    : (await locateMrzBands(img, { ...search, workSide: Math.round(opts.workSide * opts.fineSearch!) })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
   /** Whether the first search found a band (then the later searches ran after the best one failed). */
   const firstFound = bands.length > 0;
   /** The searches after the best band did not read: once per image. */
@@ -1666,6 +1680,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     if (opts.secondText && second !== undefined && !spent() && !searchedAt(second) && !(opts.acrossText && across !== undefined && Math.abs(across - second) < 0.75)) {
       const found = await searchAt(second);
       if (found && !known(found)) placeNext(found);
+    }
+    // 3.21 (`fineSearch`): the same search on a larger working image.
+    if (opts.fineSearch && !spent()) {
+      const found = await fineBand();
+      if (found) placeNext(found);
     }
   };
   for (let i = 0; i < bands.length; i++) {
@@ -1708,6 +1727,15 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   if (opts.secondText && !firstFound && second !== undefined && !(best as { r: Interpreted } | null)?.r.valid && !spent() && !searchedAt(second)) {
     const found = await searchAt(second);
     if (found && !known(found)) {
+      bands.push(found);
+      const done = await tryBand(bands.length - 1, found);
+      if (done) return done;
+    }
+  }
+  // 3.21 (`fineSearch`): the first search found no band, so no later searches ran: the larger working image last.
+  if (opts.fineSearch && !firstFound && !(best as { r: Interpreted } | null)?.r.valid && !spent()) {
+    const found = await fineBand();
+    if (found) {
       bands.push(found);
       const done = await tryBand(bands.length - 1, found);
       if (done) return done;
