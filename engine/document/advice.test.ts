@@ -6,7 +6,8 @@ import { turnedPrint } from '../../bench/documents-real.js';
 import { expectsMrz } from '../../domain/capture-advice.js';
 import { sharedDir } from '../assets.js';
 import { PUBLIC_TUNING, publicTuningTruth } from '../../test/real-documents.js';
-import { adviseCapture, CAPTURE_ADVICE, CAPTURE_ADVICE_BY_NAME, CAPTURE_ADVICE_V1_1, CAPTURE_ADVICE_V1_2, CAPTURE_ADVICE_V1_3, edgeGap, type CaptureAdviceSettings } from './advice.js';
+import { availablePortraits, photograph, renderDocument } from '../../tools/corpus/index.js';
+import { adviseCapture, CAPTURE_ADVICE, CAPTURE_ADVICE_BY_NAME, CAPTURE_ADVICE_V1_1, CAPTURE_ADVICE_V1_2, CAPTURE_ADVICE_V1_3, CAPTURE_ADVICE_V1_4, edgeGap, type CaptureAdviceSettings } from './advice.js';
 import { mrzWorker, type OcrWorker } from './ocr/workers.js';
 import { DOCUMENT_SETTINGS_V19, DOCUMENT_SETTINGS_V4 } from './settings.js';
 
@@ -47,10 +48,9 @@ describe('capture advice 1.3: no inverted second pass', () => {
   const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
   afterAll(() => tess.close());
 
-  it('differs from 1.2 only in noInvert, and is what the api runs', () => {
+  it('differs from 1.2 only in noInvert', () => {
     expect({ ...CAPTURE_ADVICE_V1_3, version: '', noInvert: undefined }).toEqual({ ...CAPTURE_ADVICE_V1_2, version: '' });
     expect(CAPTURE_ADVICE_V1_3).toMatchObject({ version: 'capture-advice@1.3.0', noInvert: true });
-    expect(CAPTURE_ADVICE).toBe(CAPTURE_ADVICE_V1_3);
     expect(CAPTURE_ADVICE_BY_NAME['1.3']).toBe(CAPTURE_ADVICE_V1_3);
   });
 
@@ -69,6 +69,31 @@ describe('capture advice 1.3: no inverted second pass', () => {
       expect(seen.length, settings.version).toBeGreaterThan(0);
       expect(new Set(seen), settings.version).toEqual(new Set([invert]));
     }
+  }, 120_000);
+});
+
+/**
+ * capture-advice 1.4: document engine 3.21's second band search on a copy 1.4 times the size, while no
+ * read has had an MRZ's shape, in frames larger than that copy (`fineSearch`).
+ */
+describe('capture advice 1.4: the second band search of document engine 3.21', () => {
+  const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
+  afterAll(() => tess.close());
+
+  it('differs from 1.3 only in fineSearch, and is what the api runs', () => {
+    expect({ ...CAPTURE_ADVICE_V1_4, version: '', fineSearch: undefined }).toEqual({ ...CAPTURE_ADVICE_V1_3, version: '' });
+    expect(CAPTURE_ADVICE_V1_4).toMatchObject({ version: 'capture-advice@1.4.0', fineSearch: 1.4 });
+    expect(CAPTURE_ADVICE).toBe(CAPTURE_ADVICE_V1_4);
+    expect(CAPTURE_ADVICE_BY_NAME['1.4']).toBe(CAPTURE_ADVICE_V1_4);
+  });
+
+  it('a synthetic passport photographed whole on a table, whose MRZ the Case reads (3.21): 1.3 tells the applicant it is unreadable, 1.4 gives no advice', async () => {
+    const doc = await renderDocument({ template: 'moz-passport', seed: 1, portrait: availablePortraits()[0] });
+    const img = await sharp((await photograph(doc.image, 1)).image).jpeg({ quality: 92 }).toBuffer();
+    const [before, after] = [await adviseCapture(img, true, tess, { ...CAPTURE_ADVICE_V1_3, readTimeoutMs: 60_000 }), await adviseCapture(img, true, tess, { ...CAPTURE_ADVICE_V1_4, readTimeoutMs: 60_000 })];
+    expect(before.issues).toEqual(['mrz_unreadable']);
+    expect(after.issues).toEqual([]);
+    expect(after.metrics.mrzChecks?.[0]).toBe(after.metrics.mrzChecks?.[1]);
   }, 120_000);
 });
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { TCaptureIssue } from '../../domain/capture-advice.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
-import { locateMrzBands, type MrzBand } from './mrz/locate.js';
+import { fineWorkSide, locateMrzBands, sameBand, type MrzBand } from './mrz/locate.js';
 import { bandCropper, interpret, splitTextLines, type UpscaleOptions } from './mrz/scan.js';
 import { mrzReadParams, type OcrLine, type OcrWorker } from './ocr/workers.js';
 
@@ -75,6 +75,14 @@ export interface CaptureAdviceSettings {
    * as long with the pass, could outrun `readTimeoutMs` and judge nothing.
    */
   noInvert?: boolean;
+  /**
+   * 1.4: while no read has had an MRZ's shape, the band search once more on a working copy this many
+   * times the size (frames larger than that only), its best stack read (document engine 3.21's
+   * `scan.fineSearch`). A page photographed whole on a table has MRZ strokes too thin at the working
+   * size to form lines: 1.3 told 8 of 10 such synthetic Mozambican passports that their MRZ was
+   * unreadable, which the Case's scan reads since 3.21.
+   */
+  fineSearch?: number;
 }
 
 /**
@@ -115,17 +123,23 @@ export const CAPTURE_ADVICE_V1_2: CaptureAdviceSettings = {
 };
 
 /**
- * capture-advice 1.3 (current): 1.2 whose reads skip tesseract's inverted second pass (document engine
+ * capture-advice 1.3: 1.2 whose reads skip tesseract's inverted second pass (document engine
  * 3.14's `scan.noInvert`). The same advice on every real photo measured, upright and turned; on tuning
  * photos turned −20° no photo passes the api's deadline any more (real 3 → 0, public 1 → 0).
  */
 export const CAPTURE_ADVICE_V1_3: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1_2, version: 'capture-advice@1.3.0', noInvert: true };
 
+/**
+ * capture-advice 1.4 (current): 1.3 with document engine 3.21's second band search on a working copy 1.4
+ * times the size, while no read has had an MRZ's shape, in frames larger than that (`fineSearch`).
+ */
+export const CAPTURE_ADVICE_V1_4: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1_3, version: 'capture-advice@1.4.0', fineSearch: 1.4 };
+
 /** The settings the api runs. */
-export const CAPTURE_ADVICE = CAPTURE_ADVICE_V1_3;
+export const CAPTURE_ADVICE = CAPTURE_ADVICE_V1_4;
 
 /** By short name, for the bench's `--settings`. */
-export const CAPTURE_ADVICE_BY_NAME: Readonly<Record<string, CaptureAdviceSettings>> = { '1.0': CAPTURE_ADVICE_V1, '1.1': CAPTURE_ADVICE_V1_1, '1.2': CAPTURE_ADVICE_V1_2, '1.3': CAPTURE_ADVICE_V1_3 };
+export const CAPTURE_ADVICE_BY_NAME: Readonly<Record<string, CaptureAdviceSettings>> = { '1.0': CAPTURE_ADVICE_V1, '1.1': CAPTURE_ADVICE_V1_1, '1.2': CAPTURE_ADVICE_V1_2, '1.3': CAPTURE_ADVICE_V1_3, '1.4': CAPTURE_ADVICE_V1_4 };
 
 export interface CaptureAdviceResult {
   issues: TCaptureIssue[];
@@ -287,6 +301,20 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
     judged = found;
     read = await readable(found);
     timings.read += lap();
+  }
+  // 1.4: nothing read had an MRZ's shape: the full scan's second search on a larger copy (3.21), in frames larger
+  // than it. Last, as in the full scan where no band was found: the quarter turns come first (a sideways photo's
+  // MRZ is found there; searched first, the larger copy's best stack at the text's angle was other text).
+  const fineSide = s.fineSearch ? fineWorkSide(img, s.workSide, s.fineSearch) : null;
+  if (fineSide !== null && !read && !shaped && !timedOut) {
+    const found = (await locateMrzBands(img, { ...search, maxBands: s.maxBands, workSide: fineSide })).find((b) => b.lines >= 2 && !b.fallback && !bands.some((k) => sameBand(k, b)));
+    timings.locate += lap();
+    if (found) {
+      metrics.mrzBands = (metrics.mrzBands ?? 0) + 1;
+      read = await readable(found);
+      timings.read += lap();
+      if (read || !judged) judged = found;
+    }
   }
   metrics.mrzReadTimedOut = timedOut;
   if (!judged) {

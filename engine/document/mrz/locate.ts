@@ -35,6 +35,20 @@ export interface MrzBand {
   ink?: 'value';
 }
 
+/** One band found twice (by two searches): the same turn, its corner within 20 px. */
+export function sameBand(a: MrzBand, b: MrzBand): boolean {
+  return a.angle === b.angle && Math.abs(a.left - b.left) < 20 && Math.abs(a.top - b.top) < 20;
+}
+
+/**
+ * document engine 3.21 (`scan.fineSearch`), capture-advice 1.4: the working side of the second band
+ * search, `factor` times the first's, or null where the frame is no larger than that: a frame the
+ * first copy did not shrink that far lost no detail a larger copy would find.
+ */
+export function fineWorkSide(img: { width: number; height: number }, workSide: number, factor: number): number | null {
+  return Math.max(img.width, img.height) > workSide * factor ? Math.round(workSide * factor) : null;
+}
+
 /** `binary`: `src` holds only 0 and 1 (a mask), which rows can filter by runs (morphology.ts). */
 function morph(src: Uint8Array, w: number, h: number, kw: number, kh: number, max: boolean, binary = false): Uint8Array {
   let out = src;

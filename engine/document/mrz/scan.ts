@@ -4,7 +4,7 @@ import { mrzReadParams, type OcrLine, type OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
 import type { MrzLineRecognizer } from './mrzrec.js';
 import type { LineRecognizer } from './rec.js';
-import { locateMrzBands, type LineFinder, type MrzBand } from './locate.js';
+import { fineWorkSide, locateMrzBands, sameBand, type LineFinder, type MrzBand } from './locate.js';
 import { longNumberTail, parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
 import { eitherClassAt, repairLines } from './repair.js';
 import { bandLines, characterMask, distortion, rectifyBand, rectifyingQuad, type BandLine } from './rectify.js';
@@ -1649,7 +1649,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   /** A band already in the list: same turn, corners within 20 px. */
-  const known = (m: MrzBand) => bands.some((b) => b.angle === m.angle && Math.abs(b.left - m.left) < 20 && Math.abs(b.top - m.top) < 20);
+  const known = (m: MrzBand) => bands.some((b) => sameBand(b, m));
   /** 3.7: a band found by a later search is read next if more MRZ-like than every band left, else last. */
   const placeNext = (found: MrzBand) => bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, found);
   /** One band search at `angle` (no tilt passes): its most MRZ-like strictly paired band, if any. */
@@ -1657,10 +1657,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   /** A band already searched that way: a band in the list at that angle. */
   const searchedAt = (angle: number) => bands.some((b) => Math.abs(b.angle - angle) < 0.75);
   /** 3.21 (`fineSearch`): the most MRZ-like stack of the search on a larger working image, if not already found. */
-  // Only a frame the finer copy still shrinks: one at or under that size lost no detail the first copy kept
-  // (a 1 000-px card photo under perspective: the finer copy, enlarged, ranked a caption stack above its MRZ).
-  const fineBand = async () => Math.max(img.width, img.height) <= opts.workSide * opts.fineSearch! ? undefined
-    : (await locateMrzBands(img, { ...search, workSide: Math.round(opts.workSide * opts.fineSearch!) })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
+  // Only a frame the finer copy still shrinks (`fineWorkSide`): enlarged, a 1 000-px card photo under
+  // perspective ranked a caption stack above its MRZ.
+  const fineBand = async () => {
+    const side = fineWorkSide(img, opts.workSide, opts.fineSearch!);
+    return side === null ? undefined : (await locateMrzBands(img, { ...search, workSide: side })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
+  };
   /** Whether the first search found a band (then the later searches ran after the best one failed). */
   const firstFound = bands.length > 0;
   /** The searches after the best band did not read: once per image. */
