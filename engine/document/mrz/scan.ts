@@ -282,8 +282,8 @@ export interface ScanOptions {
   /**
    * 3.21: once the best band of the first search has not read (or the first search found none), the
    * band search runs once more on a working image this many times the size (`workSide` × it; frames
-   * larger than that only, so that the finer copy is still a reduction), and its most MRZ-like band of two or more lines not already found is read next if it outranks every band
-   * left. At the working size a photo of a whole page on a table has MRZ strokes a pixel or two thick;
+   * larger than that only, so that the finer copy is still a reduction), and its most MRZ-like band of
+   * two or more lines not already found is read next if it outranks every band left. At the working size a photo of a whole page on a table has MRZ strokes a pixel or two thick;
    * the text mask's 2×2 opening breaks them and no line forms (synthetic passports photographed on a
    * table had no band on their MRZ at all, found at 1.4 times the size).
    */
