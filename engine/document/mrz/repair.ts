@@ -19,9 +19,9 @@ export function eitherClassAt(format: MrzFormat, li: number, k: number): boolean
 const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', B: '8', G: '6' };
 const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G' };
 
-export function repairLines(lines: string[], format: MrzFormat): string[] {
+export function repairLines(lines: string[], format: MrzFormat, russianNames = false): string[] {
   const shape = SHAPES[format];
-  return lines.map((line, li) => {
+  const typed = lines.map((line, li) => {
     const s = shape[li] ?? '';
     return Array.from(line, (c, i) => {
       const k = s[i];
@@ -30,7 +30,23 @@ export function repairLines(lines: string[], format: MrzFormat): string[] {
       return c;
     }).join('');
   });
+  if (!russianNames || !isRussianInternal(typed, format)) return typed;
+  // The name field keeps the digits that stand for letters as read; the others (0, 1, 5) are
+  // never part of the encoding, so they are still the letters O, I, S misread.
+  const name = Array.from(lines[0]!, (c, i) => (i >= 5 && RUSSIAN_NAME_DIGITS.has(c) ? c : typed[0]![i]!)).join('');
+  return [name, ...typed.slice(1)];
 }
+
+/**
+ * 3.22 (`russianNames`): the Russian internal passport (TD3, document code `PN`, issuer `RUS`)
+ * writes the holder's name in the Interior Ministry's "modernised Clair" encoding, in which digits
+ * stand for Cyrillic letters without a one-letter Latin equivalent: Ё 2, Ч 3, Ш 4, Э 6, Ю 7, Я 8,
+ * Ь 9 (Order of the MVD of Russia No. 773 of 16 November 2020, appendix 24; attested in the
+ * published samples `IM8REK` = ИМЯРЕК, `ALEKSANDROVI3`, `ZDRIL7K`, `ANATOL9EVI3`). There the
+ * type repair's 8→B, 2→Z, 6→G would turn a printed letter into another one.
+ */
+const RUSSIAN_NAME_DIGITS = new Set(['2', '3', '4', '6', '7', '8', '9']);
+export const isRussianInternal = (typed: string[], format: MrzFormat) => format === 'TD3' && typed[0]!.startsWith('PNRUS');
 
 /** The kept lines' OCR confidence (0..1), for the read's score. */
 export function keptLineConfidence(raw: { text: string; confidence: number }[], format: MrzFormat): number {

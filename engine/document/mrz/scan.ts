@@ -289,6 +289,20 @@ export interface ScanOptions {
    */
   fineSearch?: number;
   /**
+   * 3.22: the Russian internal passport's names keep the digits that its national encoding uses for
+   * letters (`mrz/repair.ts` `repairLines`): `IM8REK` was repaired to `IMBREK`, which no read printed,
+   * so no read of the page could confirm it and the scan spent its whole budget re-reading it.
+   */
+  russianNames?: boolean;
+  /**
+   * 3.22: a band's retries stop once three or more reads of it, by two or more reader families,
+   * print the same lines and none prints others: no read under another preprocessing has changed
+   * such a band's outcome (`settledBand`). It had read on to the budget: an MRZ whose dates are
+   * impossible (a specimen's `000000`) or whose check digits were misprinted reads the same every
+   * time, and was read seven times.
+   */
+  settledStop?: boolean;
+  /**
    * 3.14: tesseract does not read a line again inverted when its first read of it is unsure
    * (`tessedit_do_invert` off). MRZ print is dark on light in every band this engine reads (a band
    * cut from the brightest channel is grey too), so the inverted read is a second pass over text
@@ -565,7 +579,7 @@ function dataLineOptions(t: string, w: number): string[] {
  * structure rules: a position error under the check digits fails them, so a unique arrangement
  * that passes is the printed one.
  */
-function realignFillers(texts: string[], confidences: number[], plausible?: (p: ParsedMrz) => boolean): Interpreted | null {
+function realignFillers(texts: string[], confidences: number[], plausible?: (p: ParsedMrz) => boolean, russianNames = false): Interpreted | null {
   const formats = (['TD3', 'TD2', 'TD1'] as MrzFormat[]).filter((f) => COUNTS[f] === texts.length);
   const found = new Map<string, Interpreted>();
   for (const format of formats) {
@@ -583,7 +597,7 @@ function realignFillers(texts: string[], confidences: number[], plausible?: (p: 
     for (const o of options) combos = combos.flatMap((c) => o.map((x) => [...c, x]));
     if (combos.length > 400) continue;
     for (const lines of combos) {
-      const typed = repairLines(lines, format);
+      const typed = repairLines(lines, format, russianNames);
       const fixed = correctByCheckDigits(typed, format, true);
       const parsed = parseMrz(fixed.lines, { extended: true });
       if (!parsed || !parsed.checkDigitsValid || parsed.structureErrors.length || !/^[A-Z]/.test(parsed.documentCode) || (plausible && !plausible(parsed))) continue;
@@ -661,6 +675,17 @@ function uncovered(lines: string[], format: MrzFormat): string {
  * (`nameMajority`): where every other version differs from it in the name line only, two families are
  * enough. `null`: the conflict stands.
  */
+/**
+ * 3.22 (`settledStop`): the band's reads leave nothing for one more read to settle: three or more,
+ * by at least two reader families, every one printing the same lines in the same format.
+ */
+export function settledBand(pool: Interpreted[], familyOf: (x: Interpreted) => string): boolean {
+  const reads = [...new Set(pool)];
+  if (reads.length < 3) return false;
+  const v = reads[0]!;
+  return reads.every((x) => x.format === v.format && x.lines.join('|') === v.lines.join('|')) && new Set(reads.map(familyOf)).size >= 2;
+}
+
 export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interpreted) => string, nameMajority = false): Interpreted | null {
   const versions = new Map<string, { reads: Interpreted[]; printed: Set<string> }>();
   for (const x of new Set(pool)) {
@@ -678,10 +703,10 @@ export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interprete
   return v;
 }
 
-export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean, lineRepair = false): Interpreted | null {
+export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean, lineRepair = false, russianNames = false): Interpreted | null {
   const got = mrzLinesFromOcr(raw, lineRepair);
   if (!got) return null;
-  const typed = repairLines(got.lines, got.format);
+  const typed = repairLines(got.lines, got.format, russianNames);
   let corrections = typed.reduce((n, l, i) => n + [...l].filter((c, k) => c !== got.lines[i]![k]).length, 0);
   const fixed = correctByCheckDigits(typed, got.format, true);
   corrections += fixed.changes;
@@ -689,7 +714,7 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean,
   const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
   const read: Interpreted = { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0, guessed: guessedAt(typed, fixed.lines) };
   if (valid || !lineRepair) return read;
-  return realignFillers(got.texts, got.confidences, plausible) ?? read;
+  return realignFillers(got.texts, got.confidences, plausible, russianNames) ?? read;
 }
 
 /**
@@ -1232,6 +1257,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const bandLog = new Map<string, Interpreted[]>();
   const stopped = new Set<string>();
   let rightWayUp = false;
+  /** 3.22 (`settledStop`): a band settled with most check digits holding: nothing more is read. */
+  let closed = false;
   /** 2.5 (`conflictStop`): the valid tesseract reads of each band (both turns), and the bands stopped by two of them that disagree. */
   const validReads = new Map<number, Interpreted[]>();
   const conflicted = new Set<number>();
@@ -1293,7 +1320,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
     // Kept only when it reads valid: an invalid split read would stand in for the block read's
     // empty result and skip the flattened retry that reads such bands (2.7's path, kept).
-    return interpret(out, opts.plausible, opts.lineRepair)?.valid ? out : lines;
+    return interpret(out, opts.plausible, opts.lineRepair, opts.russianNames)?.valid ? out : lines;
   };
 
   /**
@@ -1319,7 +1346,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const t0 = Date.now();
         const png = await firstCrop(b, flipped);
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
-        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair, opts.russianNames), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
         if (ok) otherFamily.set(ok, 'glyph');
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -1355,11 +1382,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // widths, the free O/0 positions are settled by the check digits (`resolveTwins`).
         const format = source === 'mrz' ? (Object.keys(COUNTS) as MrzFormat[]).find((f) => COUNTS[f] === texts.length && texts.every((t) => t.length === WIDTHS[f])) : undefined;
         const lines: OcrLine[] = (format ? resolveTwins(texts, format) : texts).map((text, i) => ({ text, confidence: 100 * reads[i]!.confidence }));
-        let r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair), CLEANED.has(png)) : null;
+        let r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair, opts.russianNames), CLEANED.has(png)) : null;
         // 3.4: the composite digit left a filler (unread, or read as one) is completed from the data.
         if (r && !r.valid && source === 'mrz' && opts.mrzCompositeErasure) {
           const done = completeComposite(r.rawLines, r.format);
-          if (done !== r.rawLines) r = markCleaned(interpret(done.map((text, i) => ({ text, confidence: r!.confidences[i] ?? 0 })), opts.plausible, opts.lineRepair), CLEANED.has(png)) ?? r;
+          if (done !== r.rawLines) r = markCleaned(interpret(done.map((text, i) => ({ text, confidence: r!.confidences[i] ?? 0 })), opts.plausible, opts.lineRepair, opts.russianNames), CLEANED.has(png)) ?? r;
         }
         if (r) otherFamily.set(r, source);
         attempts.push({ band: bi, flipped, source, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -1414,11 +1441,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // garbage upright, so its turned read is made at once, without the recogniser's cost first.
       if (flipped && opts.turnSeen && readers.mrz && opts.mrzRec && !attempts.some((a) => a.band === bi && !a.flipped && a.lines) && !(await mrzRead(bi, b, flipped))) break;
       const raw = await tess(png, true);
-      let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair), lastCleaned);
+      let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
       // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
       if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
         const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
-        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
         if (r) b = grown;
       }
       // 2.6 (`growLone`): one MRZ-like line of TD3 or TD1 width (fillers in it) and nothing else:
@@ -1430,7 +1457,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // One more line each way for a passport line, two for an ID card's (three lines).
         const k = lone === 'TD3' ? 1.5 : 2.5;
         const grown = { ...b, top: Math.max(0, Math.round(b.top - k * b.height)), height: Math.round((1 + 2 * k) * b.height) };
-        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
         if (r) b = grown;
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -1445,7 +1472,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
         flatTried = true;
         const t1 = Date.now();
-        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible, opts.lineRepair), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
         // The band needed flattening: its confirmation and retry reads start from it too.
         flatMode = !!r;
         earlier.push({ variant: 'flat', r: null });
@@ -1516,7 +1543,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
       if (bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair), lastCleaned);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
       noteValid(bi, b, r2);
@@ -1553,6 +1580,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
           parsed: voted.parsed, valid: true, lineConfidence: voted.confidences, confidence: Math.min(...voted.confidences),
           nameConfirmed: true, corrections: voted.corrections, band: { ...strip(b), flipped }, attempts, bandsFound: bands.length,
         };
+      }
+      // 3.22 (`settledStop`): settled with most check digits holding, the band is the MRZ, read
+      // as it will read: no other band or search is read either (`closed`).
+      if (opts.settledStop && settledBand(pool, family)) {
+        if (first.parsed && first.checksOk >= first.parsed.checks.length / 2) closed = true;
+        break;
       }
     }
     return null;
@@ -1617,7 +1650,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair), lastCleaned);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
@@ -1689,8 +1722,20 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (found) placeNext(found);
     }
   };
+  /** The scan's result when no band read valid: the best read for review, if any. */
+  const unread = (): MrzScan => {
+    if (!best) return { parsed: null, valid: false, reason: bands.length ? 'mrz_unreadable' : 'mrz_not_found', lineConfidence: [], confidence: 0, nameConfirmed: false, corrections: 0, attempts, bandsFound: bands.length };
+    const b = best as { r: Interpreted; band: MrzBand; flipped: boolean };
+    return {
+      parsed: b.r.parsed, valid: false, reason: !opts.honestReason && b.r.parsed && b.r.parsed.structureErrors.length === 0 ? 'mrz_check_digits_failed' : 'mrz_unreadable',
+      lineConfidence: b.r.confidences, confidence: Math.min(...b.r.confidences) / 2, nameConfirmed: false, corrections: b.r.corrections,
+      band: { ...strip(b.band), flipped: b.flipped }, attempts, bandsFound: bands.length,
+    };
+  };
+  /** One band's read; once a band has settled (3.22 `closed`), the scan's result. */
+  const readBand = async (i: number, band: MrzBand): Promise<MrzScan | null> => (await tryBand(i, band)) ?? (closed ? unread() : null);
   for (let i = 0; i < bands.length; i++) {
-    const done = await tryBand(i, bands[i]!);
+    const done = await readBand(i, bands[i]!);
     if (done) return done;
     if (i === 0) await laterSearches();
   }
@@ -1704,7 +1749,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const fresh = more.filter((m) => !known(m)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
-      const done = await tryBand(i, bands[i]!);
+      const done = await readBand(i, bands[i]!);
       if (done) return done;
     }
   }
@@ -1717,7 +1762,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const start = bands.length;
     bands = [...bands, ...faint.filter((m) => !known(m))];
     for (let i = start; i < bands.length; i++) {
-      const done = await tryBand(i, bands[i]!);
+      const done = await readBand(i, bands[i]!);
       if (done) return done;
     }
   }
@@ -1730,7 +1775,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const found = await searchAt(second);
     if (found && !known(found)) {
       bands.push(found);
-      const done = await tryBand(bands.length - 1, found);
+      const done = await readBand(bands.length - 1, found);
       if (done) return done;
     }
   }
@@ -1739,17 +1784,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const found = await fineBand();
     if (found) {
       bands.push(found);
-      const done = await tryBand(bands.length - 1, found);
+      const done = await readBand(bands.length - 1, found);
       if (done) return done;
     }
   }
-  if (!best) return { parsed: null, valid: false, reason: bands.length ? 'mrz_unreadable' : 'mrz_not_found', lineConfidence: [], confidence: 0, nameConfirmed: false, corrections: 0, attempts, bandsFound: bands.length };
-  const b = best as { r: Interpreted; band: MrzBand; flipped: boolean };
-  return {
-    parsed: b.r.parsed, valid: false, reason: !opts.honestReason && b.r.parsed && b.r.parsed.structureErrors.length === 0 ? 'mrz_check_digits_failed' : 'mrz_unreadable',
-    lineConfidence: b.r.confidences, confidence: Math.min(...b.r.confidences) / 2, nameConfirmed: false, corrections: b.r.corrections,
-    band: { ...strip(b.band), flipped: b.flipped }, attempts, bandsFound: bands.length,
-  };
+  return unread();
 }
 
 /**
