@@ -105,7 +105,7 @@ export const CAPTURE_ADVICE_V1: CaptureAdviceSettings = {
   edgeLineHeights: 0.1,
 };
 
-/** capture-advice 1.1 (current): 1.0 with the 180° read of the band itself; nothing else changed. */
+/** capture-advice 1.1: 1.0 with the 180° read of the band itself; nothing else changed. */
 export const CAPTURE_ADVICE_V1_1: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1, version: 'capture-advice@1.1.0', exactFlip: true };
 
 /**

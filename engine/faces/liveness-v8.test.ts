@@ -9,7 +9,10 @@ import { blinkEvents, movementEvents, scriptOf } from './liveness-v2.js';
 import { meanRotation, relativeYawPitch } from './pose.js';
 import { FACE_SETTINGS_V2, FACE_SETTINGS_V3, FACE_SETTINGS_V4, FACE_SETTINGS_V5, FACE_SETTINGS_V6, FACE_SETTINGS_V7, FACE_SETTINGS_V8 } from './settings.js';
 import { decodeClip } from '../../tools/faces/testing/clips.js';
-import { clipPath, labelledCapture, labelledCases, LABELLED_NOW, type LabelledCase } from '../../tools/faces/testing/labelled.js';
+import { clipAvailable, clipPath, labelledCapture, labelledCases, LABELLED_NOW, type LabelledCase } from '../../tools/faces/testing/labelled.js';
+
+/** Whether a labelled case's clip is on this machine (public clips: only where their repository is fetched). */
+const clipHere = (id: string) => clipAvailable(labelledCases().find((c) => c.id === id)!.file);
 
 // v4 and v8 pin the same model files: one set of sessions serves both.
 const faceModels = useFaceModels(FACE_SETTINGS_V8);
@@ -81,8 +84,8 @@ describe('faces v8 movement: the rotation in the neutral head\'s own frame (real
     expect(Math.abs(self.yaw) + Math.abs(self.pitch)).toBeLessThan(1e-9);
   });
 
-  it('the tuning clips with turns and nods: every labelled step in order, nothing v4 does not also see', async () => {
-    for (const id of ['g_shenasa_turns', 'g_krzysiek_turns', 'g_clm_turn', 'g_tran_nod', 'g_nodding']) {
+  it('the tuning clips with turns and nods (the public one where its repository is fetched): every labelled step in order, nothing v4 does not also see', async () => {
+    for (const id of ['g_shenasa_turns', 'g_krzysiek_turns', 'g_clm_turn', 'g_tran_nod', 'g_nodding'].filter(clipHere)) {
       const c = caseOf(id);
       const { seen, neutral, rotation } = await observe(c);
       const v4 = movementEvents(seen, neutral, s).map((e) => e.step);
@@ -121,8 +124,8 @@ describe('faces v8 movement: the rotation in the neutral head\'s own frame (real
 });
 
 describe('faces v8 blinks during a head turn (real tuning clips)', () => {
-  it('eyes that stay open while the head turns give no blink in the turn', async () => {
-    for (const id of ['g_shenasa_turns', 'g_krzysiek_turns', 'g_clm_turn', 'n_headtrackr', 'r_tran_turns']) {
+  it('eyes that stay open while the head turns give no blink in the turn (the public clip where its repository is fetched)', async () => {
+    for (const id of ['g_shenasa_turns', 'g_krzysiek_turns', 'g_clm_turn', 'n_headtrackr', 'r_tran_turns'].filter(clipHere)) {
       const { seen, neutral } = await observe(caseOf(id));
       const turned = (e: { startMs: number; endMs: number }) => seen.some((f) => f.timestampMs >= e.startMs && f.timestampMs <= e.endMs && Math.abs(f.face.pose.yaw - neutral.yaw) >= s.turnYawDeg);
       const withView = blinkEvents(seen, neutral, s, v8.blink).events;

@@ -111,6 +111,15 @@ export function clipPath(file: string): string {
 }
 
 /**
+ * Whether a case's clip can be read here: always for `../shared/videos`; for a `public/<name>` clip,
+ * only where its repository snapshot is on this machine (`fetchPublicVideos`). A clean CI machine has
+ * none: tests that read a public clip skip there, saying so, as the public document sets' tests do.
+ */
+export function clipAvailable(file: string): boolean {
+  return !file.startsWith('public/') || !fetchPublicVideos().includes(file.slice('public/'.length));
+}
+
+/**
  * The capture of a labelled case: the segment at 10 fps, 480 px, a timed-script challenge whose
  * slots follow the labelled motion (`scriptedChallengeForClip`), and, with `light`, the issued
  * colours simulated on the face (never on replays: a screen emits its own light).
