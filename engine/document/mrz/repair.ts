@@ -46,7 +46,7 @@ export function repairLines(lines: string[], format: MrzFormat, russianNames = f
  * type repair's 8→B, 2→Z, 6→G would turn a printed letter into another one.
  */
 const RUSSIAN_NAME_DIGITS = new Set(['2', '3', '4', '6', '7', '8', '9']);
-export const isRussianInternal = (typed: string[], format: MrzFormat) => format === 'TD3' && typed[0]!.startsWith('PNRUS');
+const isRussianInternal = (typed: string[], format: MrzFormat) => format === 'TD3' && typed[0]!.startsWith('PNRUS');
 
 /** The kept lines' OCR confidence (0..1), for the read's score. */
 export function keptLineConfidence(raw: { text: string; confidence: number }[], format: MrzFormat): number {

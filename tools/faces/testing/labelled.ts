@@ -99,12 +99,19 @@ export function frameSequenceFrames(file: string, startS: number, durationS: num
 export const LABELLED_NOW = new Date('2026-11-21T12:00:00Z');
 
 /**
+ * The public clips missing here, checked once per process: each check reads and hashes every clip,
+ * and test files ask per case, at collection time and per capture.
+ */
+let missingClips: string[] | undefined;
+const missingPublicClips = (): string[] => (missingClips ??= fetchPublicVideos());
+
+/**
  * A case's clip: `../shared/videos/<file>`, or for `public/<name>` a clip of
  * tools/faces/public/videos.json, fetched (sha256-checked) into .data/videos-public.
  */
 export function clipPath(file: string): string {
   if (!file.startsWith('public/')) return path.join(videosDir(), file);
-  const missing = fetchPublicVideos();
+  const missing = missingPublicClips();
   const name = file.slice('public/'.length);
   if (missing.includes(name)) throw new Error(`public clip ${name} missing: fetch its repository (tools/faces/public/videos.json)`);
   return path.join(PUBLIC_VIDEOS_DATA_DIR, name);
@@ -116,7 +123,7 @@ export function clipPath(file: string): string {
  * none: tests that read a public clip skip there, saying so, as the public document sets' tests do.
  */
 export function clipAvailable(file: string): boolean {
-  return !file.startsWith('public/') || !fetchPublicVideos().includes(file.slice('public/'.length));
+  return !file.startsWith('public/') || !missingPublicClips().includes(file.slice('public/'.length));
 }
 
 /**
