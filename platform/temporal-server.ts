@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -40,15 +40,50 @@ export async function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
+/**
+ * The kernel's range for the local ports of outgoing connections (Linux's default when unknown).
+ * A port handed out by `listen(0)` comes from it, and so does every outgoing connection's: between
+ * drawing such a port and binding it, a connection (Temporal to PostgreSQL, a worker to Temporal)
+ * can take it, and the bind then fails with EADDRINUSE — what made an api process of the
+ * multi-worker suite exit while starting on a clean CI machine (2026-12-01).
+ */
+export function ephemeralPortRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high) && low! <= high!) return [low!, high!];
+  } catch { /* not Linux: the default below */ }
+  return [32_768, 60_999];
+}
+
+/** Ports this process has handed out: nothing listens on one until its service binds it. */
+const handedOut = new Set<number>();
+
+/**
+ * A port nothing listens on, for a service started a moment (or minutes) later: drawn at random
+ * from 10000 up to the ephemeral range (so no outgoing connection takes it meanwhile), never one
+ * this process has handed out before, and below `max` (membership ports must fit a smallint).
+ * Where the ephemeral range leaves no room below it, from 20000–32000 as before.
+ */
+export async function freePort(opts: { max?: number } = {}): Promise<number> {
+  const [ephemeralLow] = ephemeralPortRange();
+  const max = Math.min(opts.max ?? 65_535, 65_535);
+  let low = 10_000;
+  let high = Math.min(ephemeralLow - 1, max);
+  if (high - low < 2_000) [low, high] = [20_000, Math.min(32_000, max)];
+  for (let i = 0; i < 500; i++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (handedOut.has(port)) continue;
+    const ok = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-  });
+    if (ok) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port between ${low} and ${high}`);
 }
 
 export interface RunningTemporal {

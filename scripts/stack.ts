@@ -90,9 +90,18 @@ export function forkService(entry: string, env: NodeJS.ProcessEnv, name: string,
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited early with code ${code}`));
+      // The log file is often a temporary directory's, removed with it: the error carries its end.
+      reject(new Error(`${name} exited early with code ${code}${opts.logFile ? `; the end of ${opts.logFile}:\n${logTail(opts.logFile)}` : ''}`));
     });
   });
+}
+
+function logTail(file: string, chars = 3000): string {
+  try {
+    return readFileSync(file, 'utf8').slice(-chars);
+  } catch {
+    return '(unreadable)';
+  }
 }
 
 export async function stopChild(child: ChildProcess | null, signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<void> {

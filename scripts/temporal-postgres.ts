@@ -15,7 +15,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { msToTs } from '@temporalio/common';
 import { REPO_ROOT } from '../platform/paths.js';
-import { SEARCH_ATTRIBUTES, waitForPort, type RunningTemporal } from '../platform/temporal-server.js';
+import { SEARCH_ATTRIBUTES, freePort, waitForPort, type RunningTemporal } from '../platform/temporal-server.js';
 
 /** The server release that was built, run and measured (docker-compose.yml pins the same image). */
 export const TEMPORAL_SERVER_VERSION = '1.32.2';
@@ -172,26 +171,6 @@ export interface TemporalPorts {
   membership: { frontend: number; history: number; matching: number; worker: number };
 }
 
-/**
- * A free port below 32768: the cluster_membership table stores the membership port as a smallint,
- * and the kernel's ephemeral ports (what `listen(0)` hands out) start above it.
- */
-async function lowFreePort(taken: ReadonlySet<number> = new Set()): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    // Nothing listens on a port picked a moment ago yet: without this, two services of one server
-    // could draw the same port and the server would exit on the second bind.
-    if (taken.has(port)) continue;
-    const ok = await new Promise<boolean>((resolve) => {
-      const srv = net.createServer();
-      srv.once('error', () => resolve(false));
-      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-    });
-    if (ok) return port;
-  }
-  throw new Error('no free port between 20000 and 32000');
-}
-
 /** The frontend port is the one clients use; the rest are the services' own (gRPC + membership). */
 export async function temporalPorts(frontend: number, fixed: boolean): Promise<TemporalPorts> {
   if (fixed) {
@@ -200,11 +179,13 @@ export async function temporalPorts(frontend: number, fixed: boolean): Promise<T
     if (6939 + d > 32_767) throw new Error(`frontend port ${frontend} puts the membership ports past 32767 (a smallint in cluster_membership): use one below 33061`);
     return { frontend, frontendHttp: 7243 + d, history: 7234 + d, matching: 7235 + d, worker: 7239 + d, membership: { frontend: 6933 + d, history: 6934 + d, matching: 6935 + d, worker: 6939 + d } };
   }
-  const taken = new Set([frontend]);
+  // Free ports that fit the smallint in cluster_membership, never one handed out before in this
+  // process (so never the frontend's, nor a repeat: the server would exit on its second bind).
   const p = async () => {
-    const port = await lowFreePort(taken);
-    taken.add(port);
-    return port;
+    for (;;) {
+      const port = await freePort({ max: 32_767 });
+      if (port !== frontend) return port;
+    }
   };
   return { frontend, frontendHttp: await p(), history: await p(), matching: await p(), worker: await p(), membership: { frontend: await p(), history: await p(), matching: await p(), worker: await p() } };
 }
