@@ -58,13 +58,14 @@ export function dashboardBuildRoutes(app: FastifyInstance, h: DashboardHelpers):
       if (existing) await getDraft(req.em, c.project!.id, did(req));
       return again(200, []);
     }
+    let d: Awaited<ReturnType<typeof saveDraft>>;
     try {
-      const d = await saveDraft(req.em, c.principal!, c.project!.id, { name: form.name, definition: form.definition }, existing ? did(req) : undefined);
-      return reply.redirect(`${base(c.project!.id)}/drafts/${d.id}?saved=1`, 303);
+      d = await saveDraft(req.em, c.principal!, c.project!.id, { name: form.name, definition: form.definition }, existing ? did(req) : undefined);
     } catch (err) {
       const e = refusal(err);
       return again(e.status, e.errors.length ? e.errors : [{ field: 'definition', code: e.code, message: e.message }]);
     }
+    return reply.redirect(`${base(c.project!.id)}/drafts/${d.id}?saved=1`, 303);
   }
   app.post('/dashboard/projects/:project_id/build/drafts', { schema: { hide: true } }, (req, reply) => save(req, reply, false));
   app.post('/dashboard/projects/:project_id/build/drafts/:id', { schema: { hide: true } }, (req, reply) => save(req, reply, true));
@@ -108,21 +109,23 @@ export function dashboardBuildRoutes(app: FastifyInstance, h: DashboardHelpers):
   app.post('/dashboard/projects/:project_id/build/drafts/:id/activate', { schema: { hide: true } }, async (req, reply) => {
     const c = await h.context(req, reply, { projectId: pid(req), permission: 'flows:manage' });
     const b = body(req);
+    let r: Awaited<ReturnType<typeof activateDraft>>;
     try {
-      const r = await activateDraft(req.em, c.principal!, c.project!.id, did(req), (b.slug ?? '').trim(), b.name ?? '');
-      return reply.redirect(flowsPage(c.project!.id, r), 303);
+      r = await activateDraft(req.em, c.principal!, c.project!.id, did(req), (b.slug ?? '').trim(), b.name ?? '');
     } catch (err) {
       return activationError(req, reply, c, 'activate', refusal(err));
     }
+    return reply.redirect(flowsPage(c.project!.id, r), 303);
   });
 
   app.post('/dashboard/projects/:project_id/build/drafts/:id/publish', { schema: { hide: true } }, async (req, reply) => {
     const c = await h.context(req, reply, { projectId: pid(req), permission: 'flows:manage' });
+    let r: Awaited<ReturnType<typeof publishDraft>>;
     try {
-      const r = await publishDraft(req.em, c.principal!, c.project!.id, did(req), (body(req).flow ?? '').trim());
-      return reply.redirect(flowsPage(c.project!.id, r), 303);
+      r = await publishDraft(req.em, c.principal!, c.project!.id, did(req), (body(req).flow ?? '').trim());
     } catch (err) {
       return activationError(req, reply, c, 'publish', refusal(err));
     }
+    return reply.redirect(flowsPage(c.project!.id, r), 303);
   });
 }

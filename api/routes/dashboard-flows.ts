@@ -24,27 +24,29 @@ export function dashboardFlowRoutes(app: FastifyInstance, h: DashboardHelpers): 
     const b = (req.body ?? {}) as Record<string, unknown>;
     const text = String(b.definition ?? '');
     const newSlug = String(b.slug ?? '').trim();
+    let created: string;
     try {
-      const created = await createFlowFromJson(req.em, c.project!.id, newSlug, String(b.name ?? ''), text);
-      return reply.redirect(`/dashboard/projects/${c.project!.id}/flows?published=${encodeURIComponent(created)}&v=1`, 303);
+      created = await createFlowFromJson(req.em, c.project!.id, newSlug, String(b.name ?? ''), text);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500 || err.code === 'not_found') throw err;
       const fields = err.errors.map((e) => `${e.field}: ${e.message}`);
       return h.send(reply, err.status, flowsPage(c, await flowsWithVersions(req.em, c.project!.id), { baseUrl: base(req), error: { slug: '', newSlug, message: err.message, fields, text } }));
     }
+    return reply.redirect(`/dashboard/projects/${c.project!.id}/flows?published=${encodeURIComponent(created)}&v=1`, 303);
   });
 
   app.post('/dashboard/projects/:project_id/flows/:slug/versions', { schema: { hide: true } }, async (req, reply) => {
     const c = await h.context(req, reply, { projectId: pid(req), permission: 'flows:manage' });
     const text = String((req.body as { definition?: unknown } | undefined)?.definition ?? '');
+    let v: Awaited<ReturnType<typeof publishFromJson>>;
     try {
-      const v = await publishFromJson(req.em, c.project!.id, slug(req), text);
-      return reply.redirect(`/dashboard/projects/${c.project!.id}/flows?published=${encodeURIComponent(slug(req))}&v=${v}`, 303);
+      v = await publishFromJson(req.em, c.project!.id, slug(req), text);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500 || err.code === 'not_found') throw err;
       const fields = err.errors.map((e) => `${e.field}: ${e.message}`);
       return h.send(reply, err.status, flowsPage(c, await flowsWithVersions(req.em, c.project!.id), { baseUrl: base(req), error: { slug: slug(req), message: err.message, fields, text } }));
     }
+    return reply.redirect(`/dashboard/projects/${c.project!.id}/flows?published=${encodeURIComponent(slug(req))}&v=${v}`, 303);
   });
 
   for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {

@@ -152,14 +152,15 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   app.post('/dashboard/projects/:project_id/webhook', { schema: { hide: true } }, async (req, reply) => {
     const c = await context(req, reply, { projectId: pid(req), permission: 'webhook:manage' });
     const b = body(req);
+    let r: Awaited<ReturnType<typeof putWebhook>>;
     try {
-      const r = await putWebhook(req.em, req.deps.config, c.principal!, c.projectRow!, { url: (b.url ?? '').trim(), include_result: b.include_result === '1', regenerate: b.regenerate === '1' });
-      if (r.secret) return send(reply, 200, await webhookView(req, c, { secret: r.secret, saved: true }));
-      return back(reply, `/dashboard/projects/${c.project!.id}/webhook?saved=1`);
+      r = await putWebhook(req.em, req.deps.config, c.principal!, c.projectRow!, { url: (b.url ?? '').trim(), include_result: b.include_result === '1', regenerate: b.regenerate === '1' });
     } catch (err) {
       const e = formError(err);
       return send(reply, e.status, await webhookView(req, c, { error: e.errors[0]?.message ? `${e.message}` : e.message }));
     }
+    if (r.secret) return send(reply, 200, await webhookView(req, c, { secret: r.secret, saved: true }));
+    return back(reply, `/dashboard/projects/${c.project!.id}/webhook?saved=1`);
   });
   app.post('/dashboard/projects/:project_id/webhook/clear', { schema: { hide: true } }, async (req, reply) => {
     const c = await context(req, reply, { projectId: pid(req), permission: 'webhook:manage' });

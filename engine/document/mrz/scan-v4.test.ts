@@ -103,7 +103,7 @@ describe.runIf(existsSync(REAL))('2.2 on real tuning captures', () => {
     const img = await normalizeImage(readFileSync(path.join(REAL, 'DoubangoTelecom__ultimateMRZ-SDK__assets__images__Passport-Australia_1280x720_rotate+90.jpg')), { ...DOCUMENT_SETTINGS_V4, acceptBmp: true });
     const [band] = await locateMrzBands(img, { workSide: 1000, maxBands: 1, angles: [-90] });
     // Compared at a quarter of the size: the two pipelines resample a sub-pixel apart.
-    const grey = async (png: Buffer) => (await sharp(png).extractChannel(0).resize(318, 36, { fit: 'fill' }).raw().toBuffer());
+    const grey = (png: Buffer) => sharp(png).extractChannel(0).resize(318, 36, { fit: 'fill' }).raw().toBuffer();
     const upright = await bandCropper(img, 30, false, false, true)(band!, false, 'grey');
     const turnedHere = await sharp(upright).rotate(180).png().toBuffer();
     // Pearson correlation: the pipelines' contrast stretches differ a little, the content must not.

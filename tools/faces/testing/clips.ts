@@ -40,7 +40,9 @@ export async function decodeClip(file: string, opts: { startS: number; durationS
       '-vf', `${cropFilter(opts.crop)}fps=${opts.fps},${scale}`, '-q:v', '3', path.join(dir, '%05d.jpg'),
     ]);
     const names = (await readdir(dir)).filter((n) => n.endsWith('.jpg')).sort();
-    return Promise.all(
+    // Awaited here: a bare `return` of the promise runs `finally` (removing the frames) while the
+    // reads are still pending, and a read then fails with ENOENT (a CI run of 2026-12-01).
+    return await Promise.all(
       names.map(async (name, i) => ({ image: await readFile(path.join(dir, name)), timestampMs: Math.round((i * 1000) / opts.fps) })),
     );
   } finally {
