@@ -112,23 +112,28 @@ export function textAngles(mask: Uint8Array, w: number, h: number): { first: num
   let count = 0;
   for (let y = 0; y < h; y += step) for (let x = 0; x < w; x += step) if (mask[y * w + x]) count++;
   if (count < 50) return { first: 0 };
-  // Typed coordinates, and only the bins a projection touched are summed and cleared: zeros add
-  // nothing to the energy, so every angle's value is the same double as over the whole array.
+  // Typed coordinates. Only the bins a projection can reach are summed and cleared (the points'
+  // box, a bin of margin each side): zeros add nothing, and the counts are integers, so every
+  // angle's energy is the same exact double as a sum over the whole array, in any order.
   const xs = new Int32Array(count), ys = new Int32Array(count);
-  for (let y = 0, n = 0; y < h; y += step) for (let x = 0; x < w; x += step) if (mask[y * w + x]) { xs[n] = x; ys[n] = y; n++; }
+  let minX = w, maxX = 0, minY = h, maxY = 0;
+  for (let y = 0, n = 0; y < h; y += step) {
+    for (let x = 0; x < w; x += step) {
+      if (!mask[y * w + x]) continue;
+      xs[n] = x; ys[n] = y; n++;
+      if (x < minX) minX = x; if (x > maxX) maxX = x; if (y < minY) minY = y; if (y > maxY) maxY = y;
+    }
+  }
   const diag = Math.ceil(Math.hypot(w, h));
   const bins = new Float64Array(2 * diag + 2);
   const energy = (deg: number) => {
     const a = (deg * Math.PI) / 180, s = Math.sin(a), c = Math.cos(a);
-    let lo = bins.length, hi = -1;
-    for (let i = 0; i < count; i++) {
-      const b = Math.round(ys[i]! * c - xs[i]! * s) + diag;
-      bins[b]! += 1;
-      if (b < lo) lo = b;
-      if (b > hi) hi = b;
-    }
+    for (let i = 0; i < count; i++) bins[Math.round(ys[i]! * c - xs[i]! * s) + diag]! += 1;
+    const t00 = minY * c - minX * s, t01 = minY * c - maxX * s, t10 = maxY * c - minX * s, t11 = maxY * c - maxX * s;
+    const from = Math.max(0, Math.round(Math.min(t00, t01, t10, t11)) + diag - 1);
+    const to = Math.min(bins.length - 1, Math.round(Math.max(t00, t01, t10, t11)) + diag + 1);
     let e = 0;
-    for (let i = lo; i <= hi; i++) { e += bins[i]! * bins[i]!; bins[i] = 0; }
+    for (let i = from; i <= to; i++) { e += bins[i]! * bins[i]!; bins[i] = 0; }
     return e;
   };
   let best = 0, bestE = -1;
@@ -156,26 +161,70 @@ const SECOND_APART = 10;
 
 export interface Blob { x0: number; y0: number; x1: number; y1: number; px: number }
 
+/**
+ * The 4-connected components of a 0/1 mask, in the raster order of their first pixel, and (with
+ * `labels`, which must be all zero) each pixel's 1-based component number. Labelled by runs: each
+ * row's runs of ink are joined (union-find) to the runs they touch in the row above, and each
+ * component is numbered when its first run is met in raster order, which is where a flood fill from
+ * the first unlabelled pixel would number it; the blobs and labels are the flood fill's, pinned by
+ * locate-components.test.ts. A run is a few integers where the flood fill pushed every pixel
+ * through a stack: the line search's masks are long runs (lines joined by a closing).
+ */
 export function components(mask: Uint8Array, w: number, h: number, labels?: Int32Array): Blob[] {
-  const label = labels ?? new Int32Array(w * h);
-  const out: Blob[] = [];
-  const stack: number[] = [];
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || label[i]) continue;
-    const b: Blob = { x0: w, y0: h, x1: 0, y1: 0, px: 0 };
-    label[i] = out.length + 1;
-    stack.push(i);
-    while (stack.length) {
-      const p = stack.pop()!;
-      const x = p % w, y = (p - x) / w;
-      b.px++;
-      if (x < b.x0) b.x0 = x; if (x > b.x1) b.x1 = x; if (y < b.y0) b.y0 = y; if (y > b.y1) b.y1 = y;
-      if (x > 0 && mask[p - 1] && !label[p - 1]) { label[p - 1] = out.length + 1; stack.push(p - 1); }
-      if (x < w - 1 && mask[p + 1] && !label[p + 1]) { label[p + 1] = out.length + 1; stack.push(p + 1); }
-      if (y > 0 && mask[p - w] && !label[p - w]) { label[p - w] = out.length + 1; stack.push(p - w); }
-      if (y < h - 1 && mask[p + w] && !label[p + w]) { label[p + w] = out.length + 1; stack.push(p + w); }
+  // Runs in raster order: row, first and last column; `parent` is the union-find forest over runs.
+  let cap = 1024;
+  let ry = new Int32Array(cap), rx0 = new Int32Array(cap), rx1 = new Int32Array(cap), parent = new Int32Array(cap);
+  let n = 0;
+  const find = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[i] !== r) { const next = parent[i]!; parent[i] = r; i = next; }
+    return r;
+  };
+  let prevStart = 0, prevEnd = 0; // the runs of the row above: [prevStart, prevEnd)
+  for (let y = 0; y < h; y++) {
+    const row = y * w, start = n;
+    let p = prevStart;
+    for (let x = 0; x < w;) {
+      if (!mask[row + x]) { x++; continue; }
+      const x0 = x;
+      while (x < w && mask[row + x]) x++;
+      const x1 = x - 1;
+      if (n === cap) {
+        cap *= 2;
+        const grow = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
+        ry = grow(ry); rx0 = grow(rx0); rx1 = grow(rx1); parent = grow(parent);
+      }
+      ry[n] = y; rx0[n] = x0; rx1[n] = x1; parent[n] = n;
+      // Runs above that share a column with this one (4-connectivity: overlap, not diagonal touch).
+      while (p < prevEnd && rx1[p]! < x0) p++;
+      for (let q = p; q < prevEnd && rx0[q]! <= x1; q++) {
+        const a = find(q), b = find(n);
+        if (a !== b) { if (a < b) parent[b] = a; else parent[a] = b; }
+      }
+      n++;
     }
-    out.push(b);
+    prevStart = start; prevEnd = n;
+  }
+  // Numbered in raster order of each component's first run; the root is the component's least run
+  // index (unions keep the smaller index), so a component is met first at its root.
+  const id = new Int32Array(n);
+  const out: Blob[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    let k: number;
+    if (r === i) {
+      k = out.length;
+      id[i] = k;
+      out.push({ x0: w, y0: h, x1: 0, y1: 0, px: 0 });
+    } else k = id[r]!;
+    const b = out[k]!, y = ry[i]!, x0 = rx0[i]!, x1 = rx1[i]!;
+    b.px += x1 - x0 + 1;
+    if (x0 < b.x0) b.x0 = x0;
+    if (x1 > b.x1) b.x1 = x1;
+    if (y < b.y0) b.y0 = y;
+    if (y > b.y1) b.y1 = y;
+    if (labels) labels.fill(k + 1, y * w + x0, y * w + x1 + 1);
   }
   return out;
 }
@@ -183,6 +232,14 @@ export function components(mask: Uint8Array, w: number, h: number, labels?: Int3
 /** Horizontal line blobs: characters joined by a horizontal closing, then long thin runs kept. */
 export function lineBlobs(mask: Uint8Array, w: number, h: number, join: number): Blob[] {
   return lineBlobsAndTilts(mask, w, h, join, false).blobs;
+}
+
+/**
+ * The mask without isolated specks (a 2×2 opening), so noise does not bridge lines: the first step
+ * of every join's line search, computed once per mask (`classicalLines`) rather than once per join.
+ */
+export function withoutSpecks(mask: Uint8Array, w: number, h: number): Uint8Array {
+  return morph(morph(mask, w, h, 2, 2, false, true), w, h, 2, 2, true, true);
 }
 
 /** A long, straight, thin blob that runs at a small angle to the rows (2.2, `tilt`). */
@@ -196,9 +253,7 @@ export interface TiltedLine { deg: number; x0: number; x1: number; cy: number; t
  * measured by its column profile: the centre line's slope (least squares over the columns'
  * ink midpoints) and its thickness (median column extent).
  */
-export function lineBlobsAndTilts(mask: Uint8Array, w: number, h: number, join: number, tilt: boolean): { blobs: Blob[]; tilted: TiltedLine[] } {
-  // Remove isolated specks first (a 2×2 opening), so noise does not bridge lines.
-  const opened = morph(morph(mask, w, h, 2, 2, false, true), w, h, 2, 2, true, true);
+export function lineBlobsAndTilts(mask: Uint8Array, w: number, h: number, join: number, tilt: boolean, opened = withoutSpecks(mask, w, h)): { blobs: Blob[]; tilted: TiltedLine[] } {
   const closed = morph(morph(opened, w, h, join, 1, true, true), w, h, join, 1, false, true);
   const labels = tilt ? new Int32Array(w * h) : undefined;
   const all = components(closed, w, h, labels);
@@ -395,7 +450,8 @@ export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin =
     const join = Math.round(0.9 * gh);
     if (join > 17) joins.push(join);
   }
-  const found = joins.map((join) => lineBlobsAndTilts(mask, g.width, g.height, join, tilt));
+  const opened = withoutSpecks(mask, g.width, g.height);
+  const found = joins.map((join) => lineBlobsAndTilts(mask, g.width, g.height, join, tilt, opened));
   // Per join: pooled, pieces of one line found at both joins would pair with each other.
   const stacks = tilt ? found.map((f) => tiltedStacks(f.tilted)[0]).filter((d): d is { deg: number; len: number } => !!d) : [];
   const tilts = tilt ? stacks.sort((a, b) => b.len - a.len).slice(0, 1).map((d) => d.deg) : undefined;
