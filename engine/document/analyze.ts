@@ -102,7 +102,7 @@ function compareApplicant(applicant: NonNullable<AnalyzeInput['applicant']>, ex:
   // The visual zone keeps what the MRZ folds away (accents, Ñ); both are tried and the better wins.
   const best = (field: 'surnames' | 'given_names', value?: string) => {
     if (!value) return undefined;
-    const cands = [compareNames(field, value, ex[field], opts), compareNames(field, value, visual[field]?.text, opts)];
+    const cands = [compareNames(field, value, ex[field], { ...opts, bRussianInternal: ex.document_code === 'PN' && ex.issuing_state === 'RUS' }), compareNames(field, value, visual[field]?.text, opts)];
     return cands.sort((a, b) => b.score - a.score)[0]!;
   };
   const sn = best('surnames', applicant.surnames); if (sn) out.push(sn);

@@ -24,6 +24,30 @@ describe('name comparison', () => {
   it('treats Ü written as U or UE as the same letter', () => {
     expect(compareNames('given_names', 'JURGEN', 'JUERGEN', opts).verdict).toBe('match');
   });
+  it('spells Cyrillic as ICAO 9303 Part 3 Table B does, and the Latin letters Table A lists', () => {
+    expect(compareNames('surnames', 'Щербакова', 'SHCHERBAKOVA', opts).verdict).toBe('match');
+    expect(compareNames('given_names', 'Юлия Андреевна', 'IULIIA ANDREEVNA', opts).verdict).toBe('match');
+    expect(compareNames('surnames', 'Объедков', 'OBIEEDKOV', opts).verdict).toBe('match');
+    expect(compareNames('surnames', 'Łukasiewicz', 'LUKASIEWICZ', opts).verdict).toBe('match');
+    expect(compareNames('given_names', 'Søren', 'SOEREN', opts).verdict).toBe('match');
+    expect(compareNames('given_names', 'Þórður', 'THORDUR', opts).verdict).toBe('match');
+    expect(compareNames('surnames', 'Đorđević', 'DORDEVIC', opts).verdict).toBe('match');
+    // Another name in Cyrillic is still another name.
+    expect(compareNames('surnames', 'Петров', 'IVANOV', opts).verdict).toBe('mismatch');
+  });
+  it('decodes a Russian internal passport MRZ name (MVD encoding: digits for some letters) before comparing', () => {
+    const ru = { ...opts, bRussianInternal: true };
+    expect(compareNames('surnames', 'Имярек', 'IM8REK', ru).verdict).toBe('match');
+    expect(compareNames('surnames', 'IMIAREK', 'IM8REK', ru).verdict).toBe('match');
+    expect(compareNames('given_names', 'Анатольевич', 'ANATOL9EVI3', ru).verdict).toBe('match');
+    expect(compareNames('surnames', 'Щукин', 'WUKIN', ru).verdict).toBe('match');
+    // Read as any other passport's name, the digits are noise.
+    expect(compareNames('surnames', 'Имярек', 'IM8REK', opts).verdict).not.toBe('match');
+  });
+  it('a name in a script without a table here is unverified, not a mismatch', () => {
+    expect(compareNames('surnames', 'محمد', 'MOHAMED', opts)).toMatchObject({ verdict: 'unverified', note: 'script_not_transliterated' });
+    expect(compareNames('surnames', 'MOHAMED', 'Παπαδόπουλος', opts)).toMatchObject({ verdict: 'unverified', note: 'script_not_transliterated' });
+  });
 });
 
 describe('dates and numbers', () => {

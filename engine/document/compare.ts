@@ -1,6 +1,6 @@
-import { transliterate } from './mrz/encode.js';
+import { decodeRussianInternalName, transliterate } from './mrz/encode.js';
 
-/** Names compared in the MRZ alphabet: accents folded (ICAO Table A), punctuation to spaces. */
+/** Names compared in the MRZ alphabet: accents folded (ICAO Table A), Cyrillic spelt as ICAO Table B, punctuation to spaces. */
 export function normalizeName(name: string): string {
   return transliterate(name).replace(/<+/g, ' ').trim();
 }
@@ -32,10 +32,15 @@ export interface FieldComparison { field: string; verdict: Verdict; score: numbe
  * given name or surname, or an MRZ truncation are `partial` (a person may leave out a name they
  * do not use); anything else scores by edit distance. Ñ may be N or NXX (ICAO Table A).
  */
-export function compareNames(field: string, a: string | undefined, b: string | undefined, opts: { truncatedB?: boolean; match: number; mismatch: number }): FieldComparison {
+export function compareNames(field: string, a: string | undefined, b: string | undefined, opts: { truncatedB?: boolean; match: number; mismatch: number; bRussianInternal?: boolean }): FieldComparison {
   if (!a || !b) return { field, verdict: 'unverified', score: 0, a, b };
   const x = normalizeName(a).replace(/NXX/g, 'N');
-  const y = normalizeName(b).replace(/NXX/g, 'N');
+  // `bRussianInternal`: `b` is a Russian internal passport's MRZ name (digits for some letters, see
+  // encode.ts); decoded to Cyrillic, it is spelt as Table B spells a Cyrillic or ICAO-Latin claim.
+  const y = normalizeName(opts.bRussianInternal ? decodeRussianInternalName(b) : b).replace(/NXX/g, 'N');
+  // A name in a script the MRZ alphabet has no table for here (Arabic, Greek, CJK) folds to nothing:
+  // not comparable, which is not a mismatch.
+  if ((!x && /\p{L}/u.test(a)) || (!y && /\p{L}/u.test(b))) return { field, verdict: 'unverified', score: 0, a, b, note: 'script_not_transliterated' };
   if (x === y) return { field, verdict: 'match', score: 1, a, b };
   const tx = x.split(' ').filter(Boolean), ty = y.split(' ').filter(Boolean);
   const flat = (t: string[]) => t.join('');

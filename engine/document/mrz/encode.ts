@@ -5,19 +5,53 @@ import { checkDigit } from './check-digit.js';
  * reader uses the same transliteration to compare applicant names with MRZ names.
  */
 
+/**
+ * ICAO 9303 Part 3 §6 Table A: Latin letters with a fixed MRZ spelling. Letters that are a base
+ * letter plus diacritics (É, Ş, Ž, Ő) need no entry: they fold to the base letter below. These do
+ * not decompose that way (Ł, Ø, Đ) or are spelt with two letters.
+ */
 const LATIN: Record<string, string> = {
-  À: 'A', Á: 'A', Â: 'A', Ã: 'A', Ä: 'AE', Å: 'AA', Ç: 'C', È: 'E', É: 'E', Ê: 'E', Ë: 'E',
-  Ì: 'I', Í: 'I', Î: 'I', Ï: 'I', Ñ: 'N', Ò: 'O', Ó: 'O', Ô: 'O', Õ: 'O', Ö: 'OE', Ø: 'OE',
-  Ù: 'U', Ú: 'U', Û: 'U', Ü: 'UE', Ý: 'Y', ß: 'SS',
+  À: 'A', Á: 'A', Â: 'A', Ã: 'A', Ä: 'AE', Å: 'AA', Æ: 'AE', Ç: 'C', È: 'E', É: 'E', Ê: 'E', Ë: 'E',
+  Ì: 'I', Í: 'I', Î: 'I', Ï: 'I', Ð: 'D', Ñ: 'N', Ò: 'O', Ó: 'O', Ô: 'O', Õ: 'O', Ö: 'OE', Ø: 'OE',
+  Ù: 'U', Ú: 'U', Û: 'U', Ü: 'UE', Ý: 'Y', Þ: 'TH', ß: 'SS', ẞ: 'SS', Œ: 'OE', Ł: 'L', Đ: 'D',
+  Ħ: 'H', Ŧ: 'T', Ŋ: 'N', Ŀ: 'L', 'Ĳ': 'IJ',
 };
 
-/** ICAO Part 3 §6 Table A plus §4.6 punctuation: apostrophes vanish, hyphens and spaces become `<`. */
+/**
+ * ICAO 9303 Part 3 §6 Table B: Cyrillic. Russian foreign passports have spelt names this way since
+ * 2014; other states using Cyrillic have national schemes (Ukraine: Г H, И Y), which the name
+ * comparison meets as a near spelling, not an exact one.
+ */
+const CYRILLIC: Record<string, string> = {
+  А: 'A', Б: 'B', В: 'V', Г: 'G', Ґ: 'G', Д: 'D', Ђ: 'D', Ѓ: 'G', Е: 'E', Ё: 'E', Є: 'IE', Ж: 'ZH', З: 'Z',
+  Ѕ: 'DZ', И: 'I', І: 'I', Ї: 'I', Й: 'I', Ј: 'J', К: 'K', Л: 'L', Љ: 'LJ', М: 'M', Н: 'N', Њ: 'NJ', О: 'O',
+  П: 'P', Р: 'R', С: 'S', Т: 'T', Ћ: 'C', Ќ: 'K', У: 'U', Ў: 'U', Ф: 'F', Х: 'KH', Ц: 'TS', Ч: 'CH', Џ: 'DZ',
+  Ш: 'SH', Щ: 'SHCH', Ъ: 'IE', Ы: 'Y', Ь: '', Э: 'E', Ю: 'IU', Я: 'IA',
+};
+
+/**
+ * The Russian internal passport's MRZ spelling of Cyrillic (the MVD's "modernised Clair" encoding,
+ * Order No. 773 of 16 November 2020, appendix 24; see repair.ts): one Latin letter or digit per
+ * Cyrillic letter, so it decodes back exactly. `IM8REK` is ИМЯРЕК.
+ */
+const RU_INTERNAL: Record<string, string> = {
+  A: 'А', B: 'Б', V: 'В', G: 'Г', D: 'Д', E: 'Е', 2: 'Ё', J: 'Ж', Z: 'З', I: 'И', Q: 'Й', K: 'К', L: 'Л',
+  M: 'М', N: 'Н', O: 'О', P: 'П', R: 'Р', S: 'С', T: 'Т', U: 'У', F: 'Ф', H: 'Х', C: 'Ц', 3: 'Ч', 4: 'Ш',
+  W: 'Щ', X: 'Ъ', Y: 'Ы', 9: 'Ь', 6: 'Э', 7: 'Ю', 8: 'Я',
+};
+
+/** A name as a Russian internal passport's MRZ prints it, back in Cyrillic (fillers and spaces kept). */
+export function decodeRussianInternalName(mrzName: string): string {
+  return Array.from(mrzName.toUpperCase(), (c) => RU_INTERNAL[c] ?? c).join('');
+}
+
+/** ICAO Part 3 §6 Tables A and B plus §4.6 punctuation: apostrophes vanish, hyphens and spaces become `<`. */
 export function transliterate(name: string): string {
   return name
     .toUpperCase()
     .replace(/['’`]/g, '')
     .split('')
-    .map((c) => LATIN[c] ?? c)
+    .map((c) => LATIN[c] ?? CYRILLIC[c] ?? c)
     .join('')
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

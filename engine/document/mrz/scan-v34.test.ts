@@ -101,6 +101,22 @@ describe('document engine 3.22: Russian internal passport names, and settled ban
     expect(after.attempts.length).toBeLessThan(before.attempts.length);
   }, 120_000);
 
+  it('the Case analysis compares a claimed name with the Russian internal passport\'s name decoded: Cyrillic or ICAO Latin claims match, another name does not', async () => {
+    const front = await printed(RUSSIAN);
+    const analyze = (surnames: string, given_names: string) => v34().analyze({
+      front, declared: { country: 'RUS', type: 'passport' }, accepted: [{ country: 'RUS', types: ['passport'] }],
+      applicant: { surnames, given_names }, now: new Date('2026-12-01T00:00:00Z'),
+    });
+    const verdicts = async (surnames: string, given_names: string) => {
+      const r = await analyze(surnames, given_names);
+      expect(r.extracted.surnames).toBe('8KOVLEV');
+      return ((r.ocr.evidence as { applicant_vs_document: { field: string; verdict: string }[] }).applicant_vs_document).map((c) => `${c.field}:${c.verdict}`);
+    };
+    expect(await verdicts('Яковлев', 'Эдуард Ёлкинич')).toEqual(['surnames:match', 'given_names:match']);
+    expect(await verdicts('IAKOVLEV', 'EDUARD ELKINICH')).toEqual(['surnames:match', 'given_names:match']);
+    expect(await verdicts('Петров', 'Эдуард Ёлкинич')).toEqual(['surnames:mismatch', 'given_names:match']);
+  }, 120_000);
+
   it('a printed card with impossible dates: 3.22 reports what 3.21 reports, after three reads instead of the whole budget', async () => {
     const img = await printed(ZEROS, 30);
     const [before, after] = [await v33().scanMrz(img), await v34().scanMrz(img)];
