@@ -556,20 +556,48 @@ const STACK_GAP = 0.4;
 /** 3.12: the least share of a merged blob's columns each of its lines must put ink in (`stackedLines`). */
 const STACK_COVER = 0.5;
 
+/**
+ * What one source image's searches share: a scan searches the same image several times (the
+ * dominant text's angle, across it, a second direction, quarter turns, a finer copy), and the
+ * working-size grey copy, each turned copy and its text mask are functions of the same pixels and
+ * the same sizes, so each is computed once. Keyed by the source's buffer (its working image), kept
+ * only as long as that is.
+ */
+interface SearchMemo { grey: Map<string, Promise<Gray>>; turned: Map<string, Promise<Gray>>; masks: Map<string, Uint8Array> }
+const memos = new WeakMap<Buffer, SearchMemo>();
+
 export async function locateMrzBands(src: { data: Buffer; width: number; height: number; channels: 1 | 3 }, opts: LocateOptions): Promise<MrzBand[]> {
   // Small captures are enlarged (up to 2×) so that the morphology sees characters of a usable size.
   const scale = Math.min(2, opts.workSide / Math.max(src.width, src.height));
-  const base = sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } });
   const ww = Math.max(1, Math.round(src.width * scale)), wh = Math.max(1, Math.round(src.height * scale));
-  const { data } = await base.clone().greyscale().resize(ww, wh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
-  const g: Gray = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: ww, height: wh };
+  let memo = memos.get(src.data);
+  if (!memo) memos.set(src.data, (memo = { grey: new Map(), turned: new Map(), masks: new Map() }));
+  const size = `${ww}x${wh}`;
+  if (!memo.grey.has(size)) {
+    // A pipeline of its own, not `clone()` of one: sharp clones with structuredClone, which copies
+    // the whole input buffer (18 MB for a 12-megapixel photo).
+    memo.grey.set(size, sharp(src.data, { raw: { width: src.width, height: src.height, channels: src.channels } }).greyscale().resize(ww, wh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true })
+      .then(({ data }) => ({ data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: ww, height: wh })));
+  }
+  const g = await memo.grey.get(size)!;
+  const turnedCopy = (angle: number): Promise<Gray> => {
+    if (angle === 0) return Promise.resolve(g);
+    const key = `${size}:${angle}`;
+    if (!memo.turned.has(key)) memo.turned.set(key, turn(g, angle));
+    return memo.turned.get(key)!;
+  };
+  // The text mask at full level of a turned copy (what `classicalLines` computes first), for the
+  // classical line search only: another line finder is given none.
+  const maskOf = (angle: number, turned: Gray): Uint8Array | undefined => {
+    if (opts.lines || (opts.faint ?? 1) !== 1) return undefined;
+    const key = `${size}:${angle}`;
+    let m = memo.masks.get(key);
+    if (!m) memo.masks.set(key, (m = textMask(turned)));
+    return m;
+  };
   let angles = opts.angles;
-  // The unturned image's text mask, kept from the angle search: the pass at angle 0 needs the same
-  // mask (a blackhat and a threshold of the same pixels), so it is not computed twice.
-  let mask0: Uint8Array | undefined;
   if (!angles) {
-    mask0 = textMask(g);
-    const found = textAngles(mask0, g.width, g.height);
+    const found = textAngles(maskOf(0, g) ?? textMask(g), g.width, g.height);
     // Lines descending to the right at angle a (image y down) become horizontal after a turn by −a;
     // either this or the turn by 180 − a (upside down) is upright, which the reader settles.
     const turnOf = (a: number) => (a > 90 ? 180 - a : -a);
@@ -587,9 +615,9 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
   for (let qi = 0; qi < queue.length; qi++) {
     const angle = queue[qi]!;
     searched.push(angle);
-    const turned = angle === 0 ? g : await turn(g, angle);
+    const turned = await turnedCopy(angle);
     // Tilt passes look for tilts themselves only in the passes asked for, not in their own.
-    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint, opts.stripLines, angle === 0 ? mask0 : undefined);
+    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint, opts.stripLines, maskOf(angle, turned));
     // Lines descending to the right by d degrees become level after a further turn by −d.
     for (const d of found.tilts ?? []) {
       const next = Math.round((angle - d) * 4) / 4;

@@ -845,11 +845,19 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     // tuning copies and vetoed a right first read), so its other scale is above, not below.
     const other = small ? 1.25 : 0.7;
     const f = Math.max(0.3, Math.min(small ? 6 : 4, (variant === 'small' ? other : variant === 'tall' ? 1.4 : 1) * target / b.lineHeight));
-    let s = sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } }).extract({ left, top, width, height });
+    // The crop so far as a buffer and a box: read again through a pipeline of its own, not `clone()`,
+    // which copies the whole input buffer (the turned frame) with structuredClone.
+    let from: { data: Buffer; width: number; height: number; box?: { left: number; top: number; width: number; height: number } } = { data: t.data, width: t.width, height: t.height, box: { left, top, width, height } };
+    const fresh = () => {
+      const p = sharp(from.data, { raw: { width: from.width, height: from.height, channels: 1 } });
+      return from.box ? p.extract(from.box) : p;
+    };
+    let s = fresh();
     if (small && upscale.preBlur > 0) {
       // Blur at source scale before enlarging: sharp's blur runs after a resize in one pipeline.
       const { data, info } = await s.blur(Math.max(0.3, upscale.preBlur)).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } });
+      from = { data, width: info.width, height: info.height };
+      s = fresh();
     }
     // 2.1 (`deskew`): the band's own text angle. The frame's angle comes from all its text; under
     // perspective the MRZ lines run at another angle than the printed zone above them.
@@ -864,13 +872,14 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const cy = (top + height / 2 - top2) - (bottom2 - top2) / 2 + info.height / 2;
       const y0 = Math.max(0, Math.round(cy - height / 2)), h2 = Math.min(info.height - y0, height);
       const x0 = Math.max(0, Math.round((info.width - width) / 2)), w2 = Math.min(info.width - x0, width);
-      s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).extract({ left: x0, top: y0, width: w2, height: h2 });
+      from = { data, width: info.width, height: info.height, box: { left: x0, top: y0, width: w2, height: h2 } };
+      s = fresh();
     }
     // 3.17 (`rectify`): the band's lines made a rectangle again when a slanted view distorts them
     // (`rectify.ts`). Measured once per band: every variant, turn and scale is cut from the result.
     if (rectify) {
       const key = `${b.angle}:${b.left}:${b.top}:${b.width}:${b.height}:${b.ink ?? ''}`;
-      if (!rectified.has(key)) rectified.set(key, s.clone().extractChannel(0).raw().toBuffer({ resolveWithObject: true }).then(({ data, info }) => rectifiedBand(data, info.width, info.height)));
+      if (!rectified.has(key)) rectified.set(key, fresh().extractChannel(0).raw().toBuffer({ resolveWithObject: true }).then(({ data, info }) => rectifiedBand(data, info.width, info.height)));
       const r = await rectified.get(key)!;
       if (r) s = sharp(r.data, { raw: { width: r.width, height: r.height, channels: 1 } });
     }
@@ -887,11 +896,12 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     // 'small') see the crop as 2.5 does, so a band 2.5 reads valid reads valid alike, and the
     // cleaned reads (which cannot vouch for uncovered characters, `markCleaned`) add to the vote.
     if (overlayLines && (variant === 'tall' || variant === 'thin' || variant === 'flat')) {
-      // 2.6: at reading scale, where the line height is known (b.lineHeight × f).
-      // A clone: a crop with no line found keeps its own pipeline, so it is read exactly as under 2.5.
-      const { data, info } = await s.clone().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+      // 2.6: at reading scale, where the line height is known (b.lineHeight × f). The crop's pixels
+      // are read once and go on from there; a crop with no line found is the same pixels as under 2.5.
+      const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
       const cleaned = removeOverlayLines(data, info.width, info.height, b.lineHeight * f);
-      if (cleaned !== data) { s = sharp(cleaned, { raw: { width: info.width, height: info.height, channels: 1 } }); altered = true; }
+      s = sharp(cleaned, { raw: { width: info.width, height: info.height, channels: 1 } });
+      if (cleaned !== data) altered = true;
     }
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
