@@ -140,7 +140,10 @@ export function textAngles(mask: Uint8Array, w: number, h: number): { first: num
   const profile: number[] = [];
   for (let d = 0; d < 180; d += 2) { const e = energy(d); profile.push(e); if (e > bestE) { bestE = e; best = d; } }
   const coarse = best;
-  for (let d = coarse - 2; d <= coarse + 2; d += 0.25) { const e = energy(d); if (e > bestE) { bestE = e; best = d; } }
+  // A refinement angle the coarse profile already holds (an even degree in 0–178) takes its value
+  // from there: the same angle, so the same double.
+  const refined = (d: number) => (Number.isInteger(d) && d % 2 === 0 && d >= 0 && d < 180 ? profile[d / 2]! : energy(d));
+  for (let d = coarse - 2; d <= coarse + 2; d += 0.25) { const e = refined(d); if (e > bestE) { bestE = e; best = d; } }
   const first = ((best % 180) + 180) % 180;
   // The second direction: a local maximum of the coarse profile (angles wrap at 180°) away from the first.
   const apart = (a: number, b: number) => Math.min(Math.abs(a - b) % 180, 180 - (Math.abs(a - b) % 180));
@@ -152,7 +155,7 @@ export function textAngles(mask: Uint8Array, w: number, h: number): { first: num
   }
   if (peak < 0) return { first };
   let second = peak, secondE = peakE;
-  for (let d = peak - 2; d <= peak + 2; d += 0.25) { const e = energy(d); if (e > secondE) { secondE = e; second = d; } }
+  for (let d = peak - 2; d <= peak + 2; d += 0.25) { const e = refined(d); if (e > secondE) { secondE = e; second = d; } }
   return { first, second: ((second % 180) + 180) % 180 };
 }
 
