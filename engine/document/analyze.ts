@@ -4,6 +4,7 @@ import { compareExact, compareNames, parseDate, type FieldComparison } from './c
 import { locateDocument, type Located } from './image/locate.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
 import { BLIND_TWINS, blindTwinsAgreed, blindTwinsOf, OTHER_FAMILIES, scanMrz, type MrzScan } from './mrz/scan.js';
+import { usesRussianInternalNames } from './mrz/encode.js';
 import { birthDateIso, expiryDateIso, type ParsedMrz } from './mrz/parse.js';
 import type { GlyphReader } from './mrz/glyphs.js';
 import type { MrzLineRecognizer } from './mrz/mrzrec.js';
@@ -27,7 +28,7 @@ export interface AnalyzeInput {
 }
 export interface Extracted {
   given_names?: string; surnames?: string; date_of_birth?: string; document_number?: string; expiry_date?: string;
-  nationality?: string; sex?: string; issuing_state?: string; [k: string]: unknown;
+  nationality?: string; sex?: string; issuing_state?: string; document_code?: string; [k: string]: unknown;
 }
 export interface AnalyzeResult {
   ocr: TCheckOutcome;
@@ -102,7 +103,7 @@ function compareApplicant(applicant: NonNullable<AnalyzeInput['applicant']>, ex:
   // The visual zone keeps what the MRZ folds away (accents, Ñ); both are tried and the better wins.
   const best = (field: 'surnames' | 'given_names', value?: string) => {
     if (!value) return undefined;
-    const cands = [compareNames(field, value, ex[field], { ...opts, bRussianInternal: ex.document_code === 'PN' && ex.issuing_state === 'RUS' }), compareNames(field, value, visual[field]?.text, opts)];
+    const cands = [compareNames(field, value, ex[field], { ...opts, bRussianInternal: usesRussianInternalNames(ex.document_code, ex.issuing_state) }), compareNames(field, value, visual[field]?.text, opts)];
     return cands.sort((a, b) => b.score - a.score)[0]!;
   };
   const sn = best('surnames', applicant.surnames); if (sn) out.push(sn);

@@ -40,6 +40,14 @@ const RU_INTERNAL: Record<string, string> = {
   W: 'Щ', X: 'Ъ', Y: 'Ы', 9: 'Ь', 6: 'Э', 7: 'Ю', 8: 'Я',
 };
 
+/** Whether a document writes its MRZ names in that encoding: the Russian internal passport (`PN`, `RUS`). */
+export function usesRussianInternalNames(documentCode: string | undefined, issuingState: string | undefined): boolean {
+  return documentCode === 'PN' && issuingState === 'RUS';
+}
+
+/** The digits that encoding uses for letters (Ё 2, Ч 3, Ш 4, Э 6, Ю 7, Я 8, Ь 9); 0, 1 and 5 are never letters there. */
+export const RUSSIAN_NAME_DIGITS: ReadonlySet<string> = new Set(Object.keys(RU_INTERNAL).filter((c) => /\d/.test(c)));
+
 /** A name as a Russian internal passport's MRZ prints it, back in Cyrillic (fillers and spaces kept). */
 export function decodeRussianInternalName(mrzName: string): string {
   return Array.from(mrzName.toUpperCase(), (c) => RU_INTERNAL[c] ?? c).join('');

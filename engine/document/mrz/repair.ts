@@ -1,3 +1,4 @@
+import { RUSSIAN_NAME_DIGITS, usesRussianInternalNames } from './encode.js';
 import type { MrzFormat } from './parse.js';
 
 /**
@@ -40,13 +41,12 @@ export function repairLines(lines: string[], format: MrzFormat, russianNames = f
 /**
  * 3.22 (`russianNames`): the Russian internal passport (TD3, document code `PN`, issuer `RUS`)
  * writes the holder's name in the Interior Ministry's "modernised Clair" encoding, in which digits
- * stand for Cyrillic letters without a one-letter Latin equivalent: Ё 2, Ч 3, Ш 4, Э 6, Ю 7, Я 8,
- * Ь 9 (Order of the MVD of Russia No. 773 of 16 November 2020, appendix 24; attested in the
- * published samples `IM8REK` = ИМЯРЕК, `ALEKSANDROVI3`, `ZDRIL7K`, `ANATOL9EVI3`). There the
- * type repair's 8→B, 2→Z, 6→G would turn a printed letter into another one.
+ * stand for Cyrillic letters without a one-letter Latin equivalent (`RUSSIAN_NAME_DIGITS`, encode.ts;
+ * Order of the MVD of Russia No. 773 of 16 November 2020, appendix 24; attested in the published
+ * samples `IM8REK` = ИМЯРЕК, `ALEKSANDROVI3`, `ZDRIL7K`, `ANATOL9EVI3`). There the type repair's
+ * 8→B, 2→Z, 6→G would turn a printed letter into another one.
  */
-const RUSSIAN_NAME_DIGITS = new Set(['2', '3', '4', '6', '7', '8', '9']);
-const isRussianInternal = (typed: string[], format: MrzFormat) => format === 'TD3' && typed[0]!.startsWith('PNRUS');
+const isRussianInternal = (typed: string[], format: MrzFormat) => format === 'TD3' && usesRussianInternalNames(typed[0]!.slice(0, 2), typed[0]!.slice(2, 5));
 
 /** The kept lines' OCR confidence (0..1), for the read's score. */
 export function keptLineConfidence(raw: { text: string; confidence: number }[], format: MrzFormat): number {
