@@ -303,6 +303,13 @@ export interface ScanOptions {
    */
   settledStop?: boolean;
   /**
+   * 3.23: a band's tesseract reads are made only where the MRZ recogniser (about a twentieth of a
+   * tesseract read's cost) reads an MRZ in it upright or turned; where it reads an MRZ turned only,
+   * the upright tesseract read is skipped. Bands of captions, headings and security print read as
+   * nothing by both, and their first tesseract reads were most of an unreadable image's cost.
+   */
+  recGate?: boolean;
+  /**
    * 3.14: tesseract does not read a line again inverted when its first read of it is unsure
    * (`tessedit_do_invert` off). MRZ print is dark on light in every band this engine reads (a band
    * cut from the brightest channel is grey too), so the inverted read is a second pass over text
@@ -1450,6 +1457,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // tesseract read only if the recogniser reads an MRZ in it. An MRZ upside down reads as MRZ-shaped
       // garbage upright, so its turned read is made at once, without the recogniser's cost first.
       if (flipped && opts.turnSeen && readers.mrz && opts.mrzRec && !attempts.some((a) => a.band === bi && !a.flipped && a.lines) && !(await mrzRead(bi, b, flipped))) break;
+      // 3.23 (`recGate`): the band's first tesseract read only where the MRZ recogniser reads an MRZ
+      // in it, upright or turned; a band it reads as nothing either way is not read at all.
+      if (!flipped && opts.recGate && readers.mrz && opts.mrzRec && !(await mrzRead(bi, b, false))) {
+        if (!(await mrzRead(bi, b, true))) return null;
+        continue;
+      }
       const raw = await tess(png, true);
       let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
       // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
