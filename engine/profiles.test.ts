@@ -45,6 +45,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-35': '06735d54468260f97706284fe2d306c9a1a4d977898624f5fa7e3166858a126c',
   'ep-2026.11-36': '1caccd95fe2a9dc2c102ae8339a03f2f4f1c045fd6659f0e31437dd23133f305',
   'ep-2026.11-37': 'ff61fd188a873eb72351457c72e60bf2b299c2ef5f4398571bd79c1e1903955d',
+  'ep-2026.12-38': 'b9da493d889ddad99d5f4282b91ae39d0aa5772ad5f110fc1f10570abae75eac',
 };
 
 describe('engine profiles', () => {

@@ -164,6 +164,8 @@ export const ZDocumentEngineSettings = z.object({
     settledStop: z.boolean().optional(),
     /** 3.23: a band gets tesseract reads only where the MRZ recogniser reads an MRZ in it, either way up (`mrz/scan.ts` `recGate`). */
     recGate: z.boolean().optional(),
+    /** 3.24: 2x36 lines beginning IDFRA are typed as the French identity card's fields, not TD2's (`mrz/repair.ts` `FRENCH_ID`). */
+    frenchId: z.boolean().optional(),
     /** 3.14: tesseract reads no unsure line a second time inverted (`ocr/workers.ts` `mrzReadParams`). */
     noInvert: z.boolean().optional(),
     /** 3.15: check-valid versions that differ in the name line only are settled by two reader families, not three (`mrz/scan.ts` `nameMajority`). */
@@ -636,10 +638,21 @@ export const DOCUMENT_SETTINGS_V35: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V34.scan!, recGate: true },
 };
 
+/**
+ * Document engine 3.24 (`DOCUMENT_SETTINGS_V36`): 3.22 (not 3.23) with the French national identity
+ * card's own field types in the type repair (`scan.frenchId`) (engine/document/README.md "Document
+ * engine 3.24").
+ */
+export const DOCUMENT_SETTINGS_V36: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V34,
+  version: 'document-engine@3.24.0',
+  scan: { ...DOCUMENT_SETTINGS_V34.scan!, frenchId: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35, v36: DOCUMENT_SETTINGS_V36,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -12,16 +12,40 @@ const SHAPES: Record<MrzFormat, string[]> = {
   TD1: ['Aa' + 'aaa' + '*'.repeat(25), '9999999' + 'a' + '9999999' + 'aaa' + '*'.repeat(11) + '9', 'a'.repeat(30)],
 };
 
+/**
+ * 3.24 (`frenchId`): the French national identity card of 1988–2021 prints two lines of 36 like
+ * TD2, but not TD2's fields (parse.ts, `FR-ID`): line 1 is `ID`, `FRA`, the surname (25) and the
+ * issuing department and office (6, letters and digits: `2A` is Corse-du-Sud); line 2 the card
+ * number (12: year and month of issue, department, a 5-digit sequence) and its check digit, the
+ * given names (14), the birth date and its check digit, the sex and the composite check digit.
+ * Typed as TD2, its given names were "repaired" into digits (TD2's dates) and its number's
+ * department letters into digits.
+ */
+const FRENCH_ID = ['Aa' + 'aaa' + 'a'.repeat(25) + '*'.repeat(6), '9999' + '***' + '99999' + '9' + 'a'.repeat(14) + '999999' + '9' + 'a' + '9'];
+
+/** National layouts the type repair knows (3.22 `russianNames`, 3.24 `frenchId`), as the scan settings name them. */
+export interface NationalFormats { russianNames?: boolean; frenchId?: boolean }
+
+/** The French card's lines: two of 36 whose first five characters, typed as letters, read `IDFRA`. */
+function isFrenchId(lines: string[], format: MrzFormat): boolean {
+  if (format !== 'TD2' || lines.length !== 2) return false;
+  return Array.from(lines[0]!.slice(0, 5), (c) => TO_LETTER[c] ?? c).join('') === 'IDFRA';
+}
+
+function shapesOf(lines: string[], format: MrzFormat, national: NationalFormats): string[] {
+  return national.frenchId && isFrenchId(lines, format) ? FRENCH_ID : SHAPES[format];
+}
+
 /** Whether position `k` of line `li` takes letters and digits alike (document number, optional data). */
-export function eitherClassAt(format: MrzFormat, li: number, k: number): boolean {
-  return SHAPES[format][li]?.[k] === '*';
+export function eitherClassAt(format: MrzFormat, li: number, k: number, lines: string[] = [], national: NationalFormats = {}): boolean {
+  return shapesOf(lines, format, national)[li]?.[k] === '*';
 }
 
 const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', B: '8', G: '6' };
 const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G' };
 
-export function repairLines(lines: string[], format: MrzFormat, russianNames = false): string[] {
-  const shape = SHAPES[format];
+export function repairLines(lines: string[], format: MrzFormat, national: NationalFormats = {}): string[] {
+  const shape = shapesOf(lines, format, national);
   const typed = lines.map((line, li) => {
     const s = shape[li] ?? '';
     return Array.from(line, (c, i) => {
@@ -31,7 +55,7 @@ export function repairLines(lines: string[], format: MrzFormat, russianNames = f
       return c;
     }).join('');
   });
-  if (!russianNames || !isRussianInternal(typed, format)) return typed;
+  if (!national.russianNames || !isRussianInternal(typed, format)) return typed;
   // The name field keeps the digits that stand for letters as read; the others (0, 1, 5) are
   // never part of the encoding, so they are still the letters O, I, S misread.
   const name = Array.from(lines[0]!, (c, i) => (i >= 5 && RUSSIAN_NAME_DIGITS.has(c) ? c : typed[0]![i]!)).join('');

@@ -55,21 +55,21 @@ describe('document engine 3.22: Russian internal passport names, and settled ban
 
   it('repairLines keeps the encoding digits in a PNRUS name only, and still reads 0, 1, 5 there as O, I, S', () => {
     expect(repairLines(RUSSIAN, 'TD3')[0]).toBe('PNRUSBKOVLEV<<GDUARD<ZLKINI3'.padEnd(44, '<'));
-    expect(repairLines(RUSSIAN, 'TD3', true)[0]).toBe(RUSSIAN[0]);
+    expect(repairLines(RUSSIAN, 'TD3', { russianNames: true })[0]).toBe(RUSSIAN[0]);
     // 0, 1 and 5 are no letter of the encoding: still the type repair's O, I, S.
     const misread = ['PNRUS8K0VLEV<<6DUARD<2LK1N53'.padEnd(44, '<'), RUSSIAN[1]!];
-    expect(repairLines(misread, 'TD3', true)[0]).toBe('PNRUS8KOVLEV<<6DUARD<2LKINS3'.padEnd(44, '<'));
+    expect(repairLines(misread, 'TD3', { russianNames: true })[0]).toBe('PNRUS8KOVLEV<<6DUARD<2LKINS3'.padEnd(44, '<'));
     // Any other passport: a digit in the name is a misread letter, as before.
     const other = ['P<GBR8KOVLEV<<6DUARD'.padEnd(44, '<'), RUSSIAN[1]!];
-    expect(repairLines(other, 'TD3', true)[0]).toBe('P<GBRBKOVLEV<<GDUARD'.padEnd(44, '<'));
+    expect(repairLines(other, 'TD3', { russianNames: true })[0]).toBe('P<GBRBKOVLEV<<GDUARD'.padEnd(44, '<'));
     // The data line is repaired as before (its digits are digits).
-    expect(repairLines(RUSSIAN, 'TD3', true)[1]).toBe(repairLines(RUSSIAN, 'TD3')[1]);
+    expect(repairLines(RUSSIAN, 'TD3', { russianNames: true })[1]).toBe(repairLines(RUSSIAN, 'TD3')[1]);
   });
 
   it('interpret: the read keeps the printed name, so it is a read "as printed" that can confirm another', () => {
     const ocr = RUSSIAN.map((text) => ({ text, confidence: 90 }));
     const before = interpret(ocr)!;
-    const after = interpret(ocr, undefined, false, true)!;
+    const after = interpret(ocr, undefined, false, { russianNames: true })!;
     expect(before.valid && after.valid).toBe(true);
     expect(before.lines[0]).not.toBe(before.rawLines[0]);
     expect(after.lines).toEqual(RUSSIAN);

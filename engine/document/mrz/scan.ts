@@ -6,7 +6,7 @@ import type { MrzLineRecognizer } from './mrzrec.js';
 import type { LineRecognizer } from './rec.js';
 import { fineWorkSide, locateMrzBands, sameBand, type LineFinder, type MrzBand } from './locate.js';
 import { longNumberTail, parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
-import { eitherClassAt, repairLines } from './repair.js';
+import { eitherClassAt, repairLines, type NationalFormats } from './repair.js';
 import { bandLines, characterMask, distortion, rectifyBand, rectifyingQuad, type BandLine } from './rectify.js';
 
 /**
@@ -310,6 +310,12 @@ export interface ScanOptions {
    */
   recGate?: boolean;
   /**
+   * 3.24: two lines of 36 that begin `IDFRA` are typed as the French national identity card of
+   * 1988–2021 prints them, not as TD2 (`mrz/repair.ts` `FRENCH_ID`): TD2's typing turned the card's
+   * given names into digits where TD2 has dates, and no read of a clean print of the card was valid.
+   */
+  frenchId?: boolean;
+  /**
    * 3.14: tesseract does not read a line again inverted when its first read of it is unsure
    * (`tessedit_do_invert` off). MRZ print is dark on light in every band this engine reads (a band
    * cut from the brightest channel is grey too), so the inverted read is a second pass over text
@@ -586,7 +592,7 @@ function dataLineOptions(t: string, w: number): string[] {
  * structure rules: a position error under the check digits fails them, so a unique arrangement
  * that passes is the printed one.
  */
-function realignFillers(texts: string[], confidences: number[], plausible?: (p: ParsedMrz) => boolean, russianNames = false): Interpreted | null {
+function realignFillers(texts: string[], confidences: number[], plausible?: (p: ParsedMrz) => boolean, national: NationalFormats = {}): Interpreted | null {
   const formats = (['TD3', 'TD2', 'TD1'] as MrzFormat[]).filter((f) => COUNTS[f] === texts.length);
   const found = new Map<string, Interpreted>();
   for (const format of formats) {
@@ -604,8 +610,8 @@ function realignFillers(texts: string[], confidences: number[], plausible?: (p: 
     for (const o of options) combos = combos.flatMap((c) => o.map((x) => [...c, x]));
     if (combos.length > 400) continue;
     for (const lines of combos) {
-      const typed = repairLines(lines, format, russianNames);
-      const fixed = correctByCheckDigits(typed, format, true);
+      const typed = repairLines(lines, format, national);
+      const fixed = correctByCheckDigits(typed, format, true, !!national.frenchId);
       const parsed = parseMrz(fixed.lines, { extended: true });
       if (!parsed || !parsed.checkDigitsValid || parsed.structureErrors.length || !/^[A-Z]/.test(parsed.documentCode) || (plausible && !plausible(parsed))) continue;
       const corrections = typed.reduce((n, l, i) => n + [...l].filter((c, k) => c !== lines[i]![k]).length, 0) + fixed.changes;
@@ -625,11 +631,13 @@ const CONFUSABLE: Record<string, string[]> = {
  * confusable swap and keep it only when exactly one swap makes the field's check digit and the
  * composite hold. Dates are digits only and were fixed by type already.
  */
-function correctByCheckDigits(lines: string[], format: MrzFormat, extended: boolean): { lines: string[]; changes: number } {
+function correctByCheckDigits(lines: string[], format: MrzFormat, extended: boolean, frenchId = false): { lines: string[]; changes: number } {
   const parsed = parseMrz(lines, { extended });
   if (!parsed || parsed.checkDigitsValid) return { lines, changes: 0 };
   // [line, start, end] of the alphanumeric fields whose check digit is at `end` (or a long number's).
-  const fields: [number, number, number][] = format === 'TD1' ? [[0, 5, 14], [0, 15, 29], [1, 18, 29]] : format === 'TD3' ? [[1, 0, 9], [1, 28, 42]] : [[1, 0, 9], [1, 28, 35]];
+  // The French card (`FR-ID`, only ever parsed from 2x36 lines starting IDFRA): its number (12) and
+  // its department and office (line 1, covered by the composite only).
+  const fields: [number, number, number][] = format === 'TD1' ? [[0, 5, 14], [0, 15, 29], [1, 18, 29]] : format === 'TD3' ? [[1, 0, 9], [1, 28, 42]] : parsed.kind === 'FR-ID' && frenchId ? [[1, 0, 12], [0, 30, 36]] : [[1, 0, 9], [1, 28, 35]];
   const good: string[][] = [];
   for (const [li, a, b] of fields) {
     for (let i = a; i < b; i++) {
@@ -710,18 +718,18 @@ export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interprete
   return v;
 }
 
-export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean, lineRepair = false, russianNames = false): Interpreted | null {
+export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean, lineRepair = false, national: NationalFormats = {}): Interpreted | null {
   const got = mrzLinesFromOcr(raw, lineRepair);
   if (!got) return null;
-  const typed = repairLines(got.lines, got.format, russianNames);
+  const typed = repairLines(got.lines, got.format, national);
   let corrections = typed.reduce((n, l, i) => n + [...l].filter((c, k) => c !== got.lines[i]![k]).length, 0);
-  const fixed = correctByCheckDigits(typed, got.format, true);
+  const fixed = correctByCheckDigits(typed, got.format, true, !!national.frenchId);
   corrections += fixed.changes;
   const parsed = parseMrz(fixed.lines, { extended: true });
   const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
   const read: Interpreted = { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0, guessed: guessedAt(typed, fixed.lines) };
   if (valid || !lineRepair) return read;
-  return realignFillers(got.texts, got.confidences, plausible, russianNames) ?? read;
+  return realignFillers(got.texts, got.confidences, plausible, national) ?? read;
 }
 
 /**
@@ -732,14 +740,14 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean,
  * (the commoner in numbers, and the check-digit-guided swaps of `interpret` then see the read as
  * tesseract would print it). Glyph reads only: tesseract does tell them apart.
  */
-export function resolveTwins(lines: string[], format: MrzFormat): string[] {
+export function resolveTwins(lines: string[], format: MrzFormat, national: NationalFormats = {}): string[] {
   if (lines.length !== COUNTS[format] || lines.some((l) => l.length !== WIDTHS[format])) return lines;
   // Only the free O/0 positions change: everything else is returned as read, NOT type-repaired,
   // because `interpret` keeps the read's own characters as `rawLines` and the confirmation rule
   // for the characters no check digit covers (names) needs them as printed (`IM8REK` stays `8`).
-  const typed = repairLines(lines, format);
+  const typed = repairLines(lines, format, national);
   // Positions that take either: the type repair turns neither O into 0 nor 0 into O there.
-  const free = (li: number, k: number) => ['O', '0'].every((c) => repairLines(typed.map((x, i) => (i === li ? x.slice(0, k) + c + x.slice(k + 1) : x)), format)[li]![k] === c);
+  const free = (li: number, k: number) => ['O', '0'].every((c) => repairLines(typed.map((x, i) => (i === li ? x.slice(0, k) + c + x.slice(k + 1) : x)), format, national)[li]![k] === c);
   const at: [number, number][] = [];
   typed.forEach((l, li) => { for (let k = 0; k < l.length; k++) if ((l[k] === 'O' || l[k] === '0') && free(li, k)) at.push([li, k]); });
   const put = (src: string[], pick: (j: number) => string) => src.map((l, li) => [...l].map((c, k) => { const j = at.findIndex(([a, b]) => a === li && b === k); return j < 0 ? c : pick(j); }).join(''));
@@ -1187,7 +1195,7 @@ export const OTHER_FAMILIES = new Set(['glyph', 'mrz', 'rec']);
  * alike and some check digit covers is printed alike, at its place, by one of `others` (reads of
  * another family, of `v`'s shape; the rest of those reads may be wrong).
  */
-export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][], twins: ReadonlySet<string> = BLIND_TWINS, witnessChecks = false): boolean {
+export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed: ParsedMrz | null }, others: string[][], twins: ReadonlySet<string> = BLIND_TWINS, witnessChecks = false, national: NationalFormats = {}): boolean {
   const mask = uncoveredMask(v.format, v.parsed?.kind ?? v.format);
   const fit = sameShape(others, v.lines);
   // 3.18 (`witnessChecks`): a witness counts at a place only where its own check digit over that
@@ -1196,7 +1204,7 @@ export function blindTwinsAgreed(v: { format: MrzFormat; lines: string[]; parsed
   for (let li = 0; li < v.lines.length; li++) {
     for (let k = 0; k < v.lines[li]!.length; k++) {
       const c = v.lines[li]![k]!;
-      if (mask[li]![k] || !eitherClassAt(v.format, li, k) || !twins.has(c)) continue;
+      if (mask[li]![k] || !eitherClassAt(v.format, li, k, v.lines, national) || !twins.has(c)) continue;
       if (!fit.some((o, i) => o[li]![k] === c && (!own || own[i]!(li, k) === true))) return false;
     }
   }
@@ -1337,7 +1345,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
     // Kept only when it reads valid: an invalid split read would stand in for the block read's
     // empty result and skip the flattened retry that reads such bands (2.7's path, kept).
-    return interpret(out, opts.plausible, opts.lineRepair, opts.russianNames)?.valid ? out : lines;
+    return interpret(out, opts.plausible, opts.lineRepair, opts)?.valid ? out : lines;
   };
 
   /**
@@ -1349,7 +1357,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const otherFamily = new WeakMap<Interpreted, 'glyph' | 'rec' | 'mrz'>();
   const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
   /** 3.10 (`blindTwins`): the check-blind characters of `v` are printed alike by other families' reads of this band and turn. */
-  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), blindTwinsOf(opts), !!opts.witnessChecks);
+  const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), blindTwinsOf(opts), !!opts.witnessChecks, opts);
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
@@ -1363,7 +1371,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const t0 = Date.now();
         const png = await firstCrop(b, flipped);
         const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
-        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair, opts.russianNames), CLEANED.has(png)) : null;
+        const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format, opts).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair, opts), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
         if (ok) otherFamily.set(ok, 'glyph');
         attempts.push({ band: bi, flipped, source: 'glyph', lines: ok?.lines ?? null, checksOk: ok?.checksOk ?? 0, checks: ok?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -1398,12 +1406,12 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // reader does (tuning: `OOZB00O002` for `00ZB000002`): where the lines have a format's exact
         // widths, the free O/0 positions are settled by the check digits (`resolveTwins`).
         const format = source === 'mrz' ? (Object.keys(COUNTS) as MrzFormat[]).find((f) => COUNTS[f] === texts.length && texts.every((t) => t.length === WIDTHS[f])) : undefined;
-        const lines: OcrLine[] = (format ? resolveTwins(texts, format) : texts).map((text, i) => ({ text, confidence: 100 * reads[i]!.confidence }));
-        let r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair, opts.russianNames), CLEANED.has(png)) : null;
+        const lines: OcrLine[] = (format ? resolveTwins(texts, format, opts) : texts).map((text, i) => ({ text, confidence: 100 * reads[i]!.confidence }));
+        let r = parts ? markCleaned(interpret(lines, opts.plausible, opts.lineRepair, opts), CLEANED.has(png)) : null;
         // 3.4: the composite digit left a filler (unread, or read as one) is completed from the data.
         if (r && !r.valid && source === 'mrz' && opts.mrzCompositeErasure) {
           const done = completeComposite(r.rawLines, r.format);
-          if (done !== r.rawLines) r = markCleaned(interpret(done.map((text, i) => ({ text, confidence: r!.confidences[i] ?? 0 })), opts.plausible, opts.lineRepair, opts.russianNames), CLEANED.has(png)) ?? r;
+          if (done !== r.rawLines) r = markCleaned(interpret(done.map((text, i) => ({ text, confidence: r!.confidences[i] ?? 0 })), opts.plausible, opts.lineRepair, opts), CLEANED.has(png)) ?? r;
         }
         if (r) otherFamily.set(r, source);
         attempts.push({ band: bi, flipped, source, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -1464,11 +1472,11 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         continue;
       }
       const raw = await tess(png, true);
-      let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
+      let r = markCleaned(interpret(raw, opts.plausible, opts.lineRepair, opts), lastCleaned);
       // Two lines of TD1 width: the band missed the third line (TD1 lines can sit far apart). Grow it.
       if (!r && raw.filter((l) => Math.abs(norm(l.text).length - 30) <= 3).length === 2) {
         const grown = { ...b, top: Math.max(0, Math.round(b.top - 1.6 * b.lineHeight)), height: Math.round(b.height + 3.2 * b.lineHeight) };
-        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair, opts), lastCleaned);
         if (r) b = grown;
       }
       // 2.6 (`growLone`): one MRZ-like line of TD3 or TD1 width (fillers in it) and nothing else:
@@ -1480,7 +1488,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         // One more line each way for a passport line, two for an ID card's (three lines).
         const k = lone === 'TD3' ? 1.5 : 2.5;
         const grown = { ...b, top: Math.max(0, Math.round(b.top - k * b.height)), height: Math.round((1 + 2 * k) * b.height) };
-        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(grown, flipped, primary)), opts.plausible, opts.lineRepair, opts), lastCleaned);
         if (r) b = grown;
       }
       attempts.push({ band: bi, flipped, source: `tesseract:${primary}`, lines: r?.lines ?? null, checksOk: r?.checksOk ?? 0, checks: r?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
@@ -1495,7 +1503,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (!r && opts.retry?.flatWhenEmpty && !flatTried && b.lines >= 2 && !bandSpent(bi, b, flipped)) {
         flatTried = true;
         const t1 = Date.now();
-        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
+        r = markCleaned(interpret(await tess(await crop(b, flipped, 'flat')), opts.plausible, opts.lineRepair, opts), lastCleaned);
         // The band needed flattening: its confirmation and retry reads start from it too.
         flatMode = !!r;
         earlier.push({ variant: 'flat', r: null });
@@ -1566,7 +1574,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       if (earlier.some((e) => e.variant === variant) || variant === (opts.retry!.primary ?? 'grey')) continue;
       if (bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair, opts), lastCleaned);
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
       noteValid(bi, b, r2);
@@ -1673,7 +1681,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
-      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair, opts.russianNames), lastCleaned);
+      const r2 = markCleaned(interpret(await tess(await crop(b, flipped, variant, flatMode || undefined)), opts.plausible, opts.lineRepair, opts), lastCleaned);
       log?.push({ variant, r: r2 });
       attempts.push({ band: bi, flipped, source: `tesseract:${variant}`, lines: r2?.lines ?? null, checksOk: r2?.checksOk ?? 0, checks: r2?.parsed?.checks.length ?? 0, ms: Date.now() - t0 });
       note(bi, b, flipped, r2);
