@@ -14,8 +14,8 @@ describe.runIf(existsSync(REAL))('the capture advisor (worker thread, bounded)',
     expect(await advisor.warm()).toBe(true);
     const image = readFileSync(REAL);
     const [first, second] = await Promise.all([advisor.advise(image, { expectMrz: true }), advisor.advise(image, { expectMrz: true })]);
-    expect(first).toMatchObject({ status: 'checked', issues: [], version: 'capture-advice@1.4.0' });
-    expect(second).toEqual({ status: 'unavailable', issues: [], retake_suggested: false, version: 'capture-advice@1.4.0', ms: 0 });
+    expect(first).toMatchObject({ status: 'checked', issues: [], version: 'capture-advice@1.5.0' });
+    expect(second).toEqual({ status: 'unavailable', issues: [], retake_suggested: false, version: 'capture-advice@1.5.0', ms: 0 });
   }, 120_000);
 
   it('answers unavailable for bytes it cannot decode, and past its deadline', async () => {

@@ -7,7 +7,7 @@ import { expectsMrz } from '../../domain/capture-advice.js';
 import { sharedDir } from '../assets.js';
 import { PUBLIC_TUNING, publicTuningTruth } from '../../test/real-documents.js';
 import { availablePortraits, photograph, renderDocument } from '../../tools/corpus/index.js';
-import { adviseCapture, CAPTURE_ADVICE, CAPTURE_ADVICE_BY_NAME, CAPTURE_ADVICE_V1_1, CAPTURE_ADVICE_V1_2, CAPTURE_ADVICE_V1_3, CAPTURE_ADVICE_V1_4, edgeGap, type CaptureAdviceSettings } from './advice.js';
+import { adviseCapture, CAPTURE_ADVICE, CAPTURE_ADVICE_BY_NAME, CAPTURE_ADVICE_V1_1, CAPTURE_ADVICE_V1_2, CAPTURE_ADVICE_V1_3, CAPTURE_ADVICE_V1_4, CAPTURE_ADVICE_V1_5, edgeGap, type CaptureAdviceSettings } from './advice.js';
 import { mrzWorker, type OcrWorker } from './ocr/workers.js';
 import { DOCUMENT_SETTINGS_V19, DOCUMENT_SETTINGS_V4 } from './settings.js';
 
@@ -80,10 +80,9 @@ describe('capture advice 1.4: the second band search of document engine 3.21', (
   const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
   afterAll(() => tess.close());
 
-  it('differs from 1.3 only in fineSearch, and is what the api runs', () => {
+  it('differs from 1.3 only in fineSearch', () => {
     expect({ ...CAPTURE_ADVICE_V1_4, version: '', fineSearch: undefined }).toEqual({ ...CAPTURE_ADVICE_V1_3, version: '' });
     expect(CAPTURE_ADVICE_V1_4).toMatchObject({ version: 'capture-advice@1.4.0', fineSearch: 1.4 });
-    expect(CAPTURE_ADVICE).toBe(CAPTURE_ADVICE_V1_4);
     expect(CAPTURE_ADVICE_BY_NAME['1.4']).toBe(CAPTURE_ADVICE_V1_4);
   });
 
@@ -95,6 +94,38 @@ describe('capture advice 1.4: the second band search of document engine 3.21', (
     expect(after.issues).toEqual([]);
     expect(after.metrics.mrzChecks?.[0]).toBe(after.metrics.mrzChecks?.[1]);
   }, 120_000);
+});
+
+/** MRZ lines in OCR-B, black on white, with a margin (as mrz/scan-v36.test.ts prints them). */
+async function printed(lines: string[], px = 26): Promise<Buffer> {
+  const w = Math.round(lines[0]!.length * px * 0.72) + 80;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${Math.round(px * (2 + 1.6 * lines.length))}"><rect width="100%" height="100%" fill="#fff"/>`
+    + lines.map((l, i) => `<text x="40" y="${Math.round(px * (1.6 + 1.6 * i))}" font-family="OCR B" font-size="${px}" fill="#000">${l.replace(/</g, '&lt;')}</text>`).join('') + '</svg>';
+  return sharp(Buffer.from(svg)).greyscale().jpeg({ quality: 92 }).toBuffer();
+}
+
+describe('capture advice 1.5: the French national identity card typed as document engine 3.24 types it', () => {
+  const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
+  afterAll(() => tess.close());
+
+  it('differs from 1.4 only in national, and is what the api runs', () => {
+    expect({ ...CAPTURE_ADVICE_V1_5, version: '', national: undefined }).toEqual({ ...CAPTURE_ADVICE_V1_4, version: '' });
+    expect(CAPTURE_ADVICE_V1_5).toMatchObject({ version: 'capture-advice@1.5.0', national: { frenchId: true } });
+    expect(CAPTURE_ADVICE).toBe(CAPTURE_ADVICE_V1_5);
+    expect(CAPTURE_ADVICE_BY_NAME['1.5']).toBe(CAPTURE_ADVICE_V1_5);
+  });
+
+  // cheminfo/mrz's French identity card vectors (formats.test.ts).
+  it.each([
+    [['IDFRATEST<NAME<<<<<<<<<<<<<<<<0CHE02', '1710GVA123451ROBERTA<<<<<<<9112311F2']],
+    [['IDFRABERTHIER<<<<<<<<<<<<<<<<<<<<<<<', '9409923102854CORINNE<<<<<<<6512068F4']],
+  ])('a clean print of the card %j: 1.4 tells the applicant its MRZ is unreadable, 1.5 gives no advice', async (lines) => {
+    const img = await printed(lines);
+    const [before, after] = [await adviseCapture(img, true, tess, { ...CAPTURE_ADVICE_V1_4, readTimeoutMs: 60_000 }), await adviseCapture(img, true, tess, { ...CAPTURE_ADVICE_V1_5, readTimeoutMs: 60_000 })];
+    expect(before.issues).toEqual(['mrz_unreadable']);
+    expect(after.issues).toEqual([]);
+    expect(after.metrics.mrzChecks).toEqual([3, 3]);
+  }, 60_000);
 });
 
 const UK = path.join(sharedDir(), 'documents-real', 'sivakumar-mahalingam__fastmrz__data__passport_uk.jpg');

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { TCaptureIssue } from '../../domain/capture-advice.js';
 import { normalizeImage, type WorkingImage } from './image/normalize.js';
 import { fineWorkSide, locateMrzBands, sameBand, type MrzBand } from './mrz/locate.js';
+import type { NationalFormats } from './mrz/repair.js';
 import { bandCropper, interpret, splitTextLines, type UpscaleOptions } from './mrz/scan.js';
 import { mrzReadParams, type OcrLine, type OcrWorker } from './ocr/workers.js';
 
@@ -83,6 +84,12 @@ export interface CaptureAdviceSettings {
    * unreadable, which the Case's scan reads since 3.21.
    */
   fineSearch?: number;
+  /**
+   * 1.5: the national layouts the full scan types reads by (document engine 3.24's `scan.frenchId`):
+   * 1.4 typed the French national identity card as TD2, so its names became digits, one check digit
+   * of three passed, and a clean photo of the card was told its MRZ was unreadable.
+   */
+  national?: NationalFormats;
 }
 
 /**
@@ -130,16 +137,22 @@ export const CAPTURE_ADVICE_V1_2: CaptureAdviceSettings = {
 export const CAPTURE_ADVICE_V1_3: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1_2, version: 'capture-advice@1.3.0', noInvert: true };
 
 /**
- * capture-advice 1.4 (current): 1.3 with document engine 3.21's second band search on a working copy 1.4
+ * capture-advice 1.4: 1.3 with document engine 3.21's second band search on a working copy 1.4
  * times the size, while no read has had an MRZ's shape, in frames larger than that (`fineSearch`).
  */
 export const CAPTURE_ADVICE_V1_4: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1_3, version: 'capture-advice@1.4.0', fineSearch: 1.4 };
 
+/**
+ * capture-advice 1.5 (current): 1.4 typing reads by the French national identity card's own fields
+ * where two lines of 36 begin `IDFRA` (document engine 3.24's `scan.frenchId`).
+ */
+export const CAPTURE_ADVICE_V1_5: CaptureAdviceSettings = { ...CAPTURE_ADVICE_V1_4, version: 'capture-advice@1.5.0', national: { frenchId: true } };
+
 /** The settings the api runs. */
-export const CAPTURE_ADVICE = CAPTURE_ADVICE_V1_4;
+export const CAPTURE_ADVICE = CAPTURE_ADVICE_V1_5;
 
 /** By short name, for the bench's `--settings`. */
-export const CAPTURE_ADVICE_BY_NAME: Readonly<Record<string, CaptureAdviceSettings>> = { '1.0': CAPTURE_ADVICE_V1, '1.1': CAPTURE_ADVICE_V1_1, '1.2': CAPTURE_ADVICE_V1_2, '1.3': CAPTURE_ADVICE_V1_3, '1.4': CAPTURE_ADVICE_V1_4 };
+export const CAPTURE_ADVICE_BY_NAME: Readonly<Record<string, CaptureAdviceSettings>> = { '1.0': CAPTURE_ADVICE_V1, '1.1': CAPTURE_ADVICE_V1_1, '1.2': CAPTURE_ADVICE_V1_2, '1.3': CAPTURE_ADVICE_V1_3, '1.4': CAPTURE_ADVICE_V1_4, '1.5': CAPTURE_ADVICE_V1_5 };
 
 export interface CaptureAdviceResult {
   issues: TCaptureIssue[];
@@ -233,7 +246,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
         const png = await crop(band, flipped, 'grey');
         const raw = (await tesseract.recognize(png, readParams, s.readTimeoutMs)).lines;
         metrics.mrzReads++;
-        r = interpret(raw);
+        r = interpret(raw, undefined, false, s.national);
         // As the full scan's first read (2.8 `splitLines`): fillers read but no MRZ made of the lines.
         const parts = !r && s.crop?.splitLines && raw.some((l) => /<</.test(l.text) && l.text.replace(/[^A-Za-z0-9<]/g, '').length >= 24) ? await splitTextLines(png) : null;
         if (parts) {
@@ -244,7 +257,7 @@ export async function adviseCapture(bytes: Buffer, expectMrz: boolean, tesseract
             if (longest) lines.push(longest);
           }
           metrics.mrzReads++;
-          r = interpret(lines) ?? r;
+          r = interpret(lines, undefined, false, s.national) ?? r;
         }
       } catch {
         timedOut = true;

@@ -37,7 +37,7 @@ describe.runIf(existsSync(REAL))('capture advice on the real upload endpoint', (
 
     const good = await uploadDocument(token, 'document_front', img.good, 'passport');
     expect(good.status).toBe(201);
-    expect(good.body.advice).toMatchObject({ status: 'checked', issues: [], retake_suggested: false, version: 'capture-advice@1.4.0' });
+    expect(good.body.advice).toMatchObject({ status: 'checked', issues: [], retake_suggested: false, version: 'capture-advice@1.5.0' });
 
     const blurry = await uploadDocument(token, 'document_front', img.blurry, 'passport');
     expect(blurry.status).toBe(201);
