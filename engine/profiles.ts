@@ -202,8 +202,10 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // Issue 12 (lead, 2026-12-01): document engine 3.24, the French national identity card (1988-2021, 2x36) typed as its
   // own fields instead of TD2's, whose typing turned its given names into digits: a clean OCR-B print of the card read
   // valid 0 -> 2 of 2 peer vectors; every tuning, stress and synthetic outcome as 3.22; docs/decisions.md "Document
-  // engine 3.24". Faces v9 and authenticity v9 as ep-2026.11-37. (3.23, `DOCUMENT_SETTINGS_V35`, is in no profile.)
-  'ep-2026.12-38': { id: 'ep-2026.12-38', document: DOCUMENT_SETTINGS_V36, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
+  // engine 3.24". Faces v9 and authenticity v9 as ep-2026.11-37. (3.23, `DOCUMENT_SETTINGS_V35`, is in no
+  // profile. `ep-2026.12-38` named it in one unlanded commit of 2026-12-01 and is retired, never reused, so that no
+  // id has meant two profiles.)
+  'ep-2026.12-39': { id: 'ep-2026.12-39', document: DOCUMENT_SETTINGS_V36, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
 };
 
 export function engineProfile(id: string): EngineProfile {
