@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { printedMrz } from '../../test/printed-mrz.js';
 import { turnedPrint } from '../../bench/documents-real.js';
 import { expectsMrz } from '../../domain/capture-advice.js';
 import { sharedDir } from '../assets.js';
@@ -96,14 +97,6 @@ describe('capture advice 1.4: the second band search of document engine 3.21', (
   }, 120_000);
 });
 
-/** MRZ lines in OCR-B, black on white, with a margin (as mrz/scan-v36.test.ts prints them). */
-async function printed(lines: string[], px = 26): Promise<Buffer> {
-  const w = Math.round(lines[0]!.length * px * 0.72) + 80;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${Math.round(px * (2 + 1.6 * lines.length))}"><rect width="100%" height="100%" fill="#fff"/>`
-    + lines.map((l, i) => `<text x="40" y="${Math.round(px * (1.6 + 1.6 * i))}" font-family="OCR B" font-size="${px}" fill="#000">${l.replace(/</g, '&lt;')}</text>`).join('') + '</svg>';
-  return sharp(Buffer.from(svg)).greyscale().jpeg({ quality: 92 }).toBuffer();
-}
-
 describe('capture advice 1.5: the French national identity card typed as document engine 3.24 types it', () => {
   const tess = mrzWorker(DOCUMENT_SETTINGS_V4.tessdata.mrzSha256);
   afterAll(() => tess.close());
@@ -120,7 +113,7 @@ describe('capture advice 1.5: the French national identity card typed as documen
     [['IDFRATEST<NAME<<<<<<<<<<<<<<<<0CHE02', '1710GVA123451ROBERTA<<<<<<<9112311F2']],
     [['IDFRABERTHIER<<<<<<<<<<<<<<<<<<<<<<<', '9409923102854CORINNE<<<<<<<6512068F4']],
   ])('a clean print of the card %j: 1.4 tells the applicant its MRZ is unreadable, 1.5 gives no advice', async (lines) => {
-    const img = await printed(lines);
+    const img = await printedMrz(lines);
     const [before, after] = [await adviseCapture(img, true, tess, { ...CAPTURE_ADVICE_V1_4, readTimeoutMs: 60_000 }), await adviseCapture(img, true, tess, { ...CAPTURE_ADVICE_V1_5, readTimeoutMs: 60_000 })];
     expect(before.issues).toEqual(['mrz_unreadable']);
     expect(after.issues).toEqual([]);

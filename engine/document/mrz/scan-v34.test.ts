@@ -1,19 +1,11 @@
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { printedMrz } from '../../../test/printed-mrz.js';
 import { useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V33, DOCUMENT_SETTINGS_V34 } from '../index.js';
 import { checkDigit } from './check-digit.js';
 import { parseMrz } from './parse.js';
 import { repairLines } from './repair.js';
 import { interpret, settledBand, type Interpreted } from './scan.js';
-
-/** MRZ lines in OCR-B, black on white, 26 px type with a margin (the way scan-v26.test.ts renders ICAO's specimen). */
-async function printed(lines: string[], px = 26): Promise<Buffer> {
-  const w = Math.round(lines[0]!.length * px * 0.72) + 80;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${Math.round(px * (2 + 1.6 * lines.length))}"><rect width="100%" height="100%" fill="#fff"/>`
-    + lines.map((l, i) => `<text x="40" y="${Math.round(px * (1.6 + 1.6 * i))}" font-family="OCR B" font-size="${px}" fill="#000">${l.replace(/</g, '&lt;')}</text>`).join('') + '</svg>';
-  return sharp(Buffer.from(svg)).greyscale().jpeg({ quality: 92 }).toBuffer();
-}
 
 /**
  * A Russian internal passport's MRZ in the MVD's "modernised Clair" encoding (Order of the MVD of
@@ -93,7 +85,7 @@ describe('document engine 3.22: Russian internal passport names, and settled ban
   const v33 = useDocumentEngine(DOCUMENT_SETTINGS_V33);
   const v34 = useDocumentEngine(DOCUMENT_SETTINGS_V34);
   it('a printed Russian internal passport MRZ: 3.21 repairs the name and cannot confirm it; 3.22 reads it valid and exact', async () => {
-    const img = await printed(RUSSIAN);
+    const img = await printedMrz(RUSSIAN);
     const [before, after] = [await v33().scanMrz(img), await v34().scanMrz(img)];
     expect(before.valid).toBe(false);
     expect(after.valid).toBe(true);
@@ -102,7 +94,7 @@ describe('document engine 3.22: Russian internal passport names, and settled ban
   }, 120_000);
 
   it('the Case analysis compares a claimed name with the Russian internal passport\'s name decoded: Cyrillic or ICAO Latin claims match, another name does not', async () => {
-    const front = await printed(RUSSIAN);
+    const front = await printedMrz(RUSSIAN);
     const analyze = (surnames: string, given_names: string) => v34().analyze({
       front, declared: { country: 'RUS', type: 'passport' }, accepted: [{ country: 'RUS', types: ['passport'] }],
       applicant: { surnames, given_names }, now: new Date('2026-12-01T00:00:00Z'),
@@ -118,7 +110,7 @@ describe('document engine 3.22: Russian internal passport names, and settled ban
   }, 120_000);
 
   it('a printed card with impossible dates: 3.22 reports what 3.21 reports, after three reads instead of the whole budget', async () => {
-    const img = await printed(ZEROS, 30);
+    const img = await printedMrz(ZEROS, 30);
     const [before, after] = [await v33().scanMrz(img), await v34().scanMrz(img)];
     expect(before.valid).toBe(false);
     expect(after.valid).toBe(false);

@@ -1,17 +1,9 @@
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { printedMrz } from '../../../test/printed-mrz.js';
 import { useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V34, DOCUMENT_SETTINGS_V36 } from '../index.js';
 import { repairLines } from './repair.js';
 import { interpret } from './scan.js';
-
-/** MRZ lines in OCR-B, black on white, with a margin (as scan-v34.test.ts prints them). */
-async function printed(lines: string[], px = 26): Promise<Buffer> {
-  const w = Math.round(lines[0]!.length * px * 0.72) + 80;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${Math.round(px * (2 + 1.6 * lines.length))}"><rect width="100%" height="100%" fill="#fff"/>`
-    + lines.map((l, i) => `<text x="40" y="${Math.round(px * (1.6 + 1.6 * i))}" font-family="OCR B" font-size="${px}" fill="#000">${l.replace(/</g, '&lt;')}</text>`).join('') + '</svg>';
-  return sharp(Buffer.from(svg)).greyscale().jpeg({ quality: 92 }).toBuffer();
-}
 
 // French national identity cards (1988–2021, 2x36), the peer vectors of formats.test.ts:
 // [cheminfo frenchNationalId 'valid MRZ'] and [cheminfo frenchNationalId 'valid MRZ with no administrative code'].
@@ -66,7 +58,7 @@ describe('document engine 3.24: the French national identity card typed as itsel
   const v36 = useDocumentEngine(DOCUMENT_SETTINGS_V36);
   it('a clean print of the card in OCR-B: 3.22 reads it for review with its names in digits; 3.24 reads it valid and exact', async () => {
     for (const lines of [FR, FR_NO_OFFICE]) {
-      const img = await printed(lines);
+      const img = await printedMrz(lines);
       const [before, after] = [await v34().scanMrz(img), await v36().scanMrz(img)];
       expect(before.valid).toBe(false);
       expect(before.parsed?.lines).not.toEqual(lines);
