@@ -46,6 +46,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-36': '1caccd95fe2a9dc2c102ae8339a03f2f4f1c045fd6659f0e31437dd23133f305',
   'ep-2026.11-37': 'ff61fd188a873eb72351457c72e60bf2b299c2ef5f4398571bd79c1e1903955d',
   'ep-2026.12-39': 'c3cf826e417bbeb61521225b0aea3b3be9c4f06218d85bfbc1d7cb308638491f',
+  'ep-2026.12-40': '8aac1d8b141c1a34df7cd2fa9b8e40adf79fd84e9a8b8424a48d7ccc4187c377',
 };
 
 describe('engine profiles', () => {

@@ -140,6 +140,8 @@ export const ZDocumentEngineSettings = z.object({
     blindTwins: z.boolean().optional(),
     /** 3.11: of check-valid versions as many reads print, the one whose lines more reader families print is reported for review (`mrz/scan.ts` `reportFamilies`). */
     reportFamilies: z.boolean().optional(),
+    /** 3.25: an unreadable band's reported read takes each uncovered character most of its reads print (`mrz/scan.ts` `reportVote`). */
+    reportVote: z.boolean().optional(),
     /** 3.12: the band search at the frame's second text direction when the best band does not read, and last when no band was found (`mrz/scan.ts` `secondText`). */
     secondText: z.boolean().optional(),
     /** 3.12: a merged band whose rows hold two or three lines ranks as a stack (`mrz/locate.ts` `splitMerged`). */
@@ -649,10 +651,20 @@ export const DOCUMENT_SETTINGS_V36: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V34.scan!, frenchId: true },
 };
 
+/**
+ * Document engine 3.25 (`DOCUMENT_SETTINGS_V37`): 3.24 with an unreadable band's reported read voted at
+ * the places no check digit covers (`scan.reportVote`) (engine/document/README.md "Document engine 3.25").
+ */
+export const DOCUMENT_SETTINGS_V37: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V36,
+  version: 'document-engine@3.25.0',
+  scan: { ...DOCUMENT_SETTINGS_V36.scan!, reportVote: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35, v36: DOCUMENT_SETTINGS_V36,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35, v36: DOCUMENT_SETTINGS_V36, v37: DOCUMENT_SETTINGS_V37,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

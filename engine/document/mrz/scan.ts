@@ -389,6 +389,13 @@ export interface ScanOptions {
    * exactly, and PP-OCRv4 printed its name line alike.
    */
   reportFamilies?: boolean;
+  /**
+   * 3.25 (measured): an unreadable band's reported read takes, at each place no check digit covers, the
+   * character most of the band's reads print (at least two, more than the reported read's own, no tie),
+   * so that reads that each miss a different letter of a name report it whole. Only what is reported
+   * for review changes: the scan never votes uncovered characters piecemeal into a valid read (2.1).
+   */
+  reportVote?: boolean;
 }
 
 /**
@@ -1262,6 +1269,42 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
 }
 
 
+/** 3.25: how many places of a line a read may differ from the reported read's and still vote on that line. */
+const VOTE_MAX_DIFFERENCES = 3;
+
+/**
+ * 3.25 (`reportVote`): `top`'s lines with each place no check digit covers taken from the band's reads
+ * of the same format: the character that at least two reader families print there, more families than
+ * print `top`'s own, with no tie. Reads of one family count once (tesseract's reads of one band share
+ * their errors: on the tuning side at ×0.3 two of them printed one wrong letter of a name alike). Only
+ * reads aligned with `top` on a line vote there, differing from it at no more than
+ * `VOTE_MAX_DIFFERENCES` places of the whole line: a read that dropped or added a character differs
+ * at most places after it, and a vote across shifted reads prints neither (seen on the tuning side: a
+ * nationality voted from shifted document numbers). The covered places stay `top`'s (they pass their
+ * check digits). Null when nothing changes or the result does not parse with `top`'s checks passing.
+ */
+export function uncoveredVote(top: Interpreted, reads: Interpreted[], familyOf: (x: Interpreted) => string): ParsedMrz | null {
+  if (!top.parsed) return null;
+  const mask = uncoveredMask(top.format, top.parsed.kind ?? top.format);
+  const same = reads.filter((x) => x.format === top.format && x.lines.length === top.lines.length);
+  const differences = (a: string, b: string) => [...a].filter((c, k) => c !== b[k]).length;
+  const aligned = top.lines.map((l, li) => same.filter((x) => x.lines[li]?.length === l.length && differences(x.lines[li]!, l) <= VOTE_MAX_DIFFERENCES));
+  let changed = false;
+  const lines = top.lines.map((l, li) => [...l].map((ch, k) => {
+    if (!mask[li]![k]) return ch;
+    const families = new Map<string, Set<string>>();
+    for (const x of aligned[li]!) { const c = x.lines[li]![k]!; families.set(c, (families.get(c) ?? new Set()).add(familyOf(x))); }
+    const ranked = [...families.entries()].map(([c, f]) => [c, f.size] as const).sort((p, q) => q[1] - p[1]);
+    const [best, n] = ranked[0] ?? [ch, 0];
+    if (best === ch || n < 2 || (ranked[1] && ranked[1][1] === n) || n <= (families.get(ch)?.size ?? 0)) return ch;
+    changed = true;
+    return best;
+  }).join(''));
+  if (!changed) return null;
+  const parsed = parseMrz(lines, { extended: true });
+  return parsed && parsed.checks.filter((k) => k.ok).length >= top.checksOk ? parsed : null;
+}
+
 export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptions): Promise<MrzScan> {
   const plausible = scanPlausible(options);
   const opts: ScanOptions = plausible === options.plausible ? options : { ...options, plausible };
@@ -1634,6 +1677,8 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     const lineFamilies = (v: Interpreted) => v.lines.reduce((n, l, li) => n + new Set(reads.filter((x) => x.format === v.format && x.lines[li] === l).map(family)).size, 0);
     let top = r;
     for (const x of reads) if (x.valid && (support(x) > support(top) || (opts.reportFamilies && support(x) === support(top) && lineFamilies(x) > lineFamilies(top)))) top = x;
+    const voted = opts.reportVote ? uncoveredVote(top, reads, family) : null;
+    if (voted) return { ...c, parsed: voted, lineConfidence: top.confidences, confidence: Math.min(...top.confidences) / 2, corrections: top.corrections };
     if (top === r) return c;
     return { ...c, parsed: top.parsed, lineConfidence: top.confidences, confidence: Math.min(...top.confidences) / 2, corrections: top.corrections };
   };
