@@ -140,7 +140,7 @@ export const ZDocumentEngineSettings = z.object({
     blindTwins: z.boolean().optional(),
     /** 3.11: of check-valid versions as many reads print, the one whose lines more reader families print is reported for review (`mrz/scan.ts` `reportFamilies`). */
     reportFamilies: z.boolean().optional(),
-    /** 3.25: an unreadable band's reported read takes each uncovered character most of its reads print (`mrz/scan.ts` `reportVote`). */
+    /** 3.25: an unreadable band's reported read takes each uncovered character most reader families print among its aligned reads (`mrz/scan.ts` `reportVote`). */
     reportVote: z.boolean().optional(),
     /** 3.12: the band search at the frame's second text direction when the best band does not read, and last when no band was found (`mrz/scan.ts` `secondText`). */
     secondText: z.boolean().optional(),

@@ -390,10 +390,10 @@ export interface ScanOptions {
    */
   reportFamilies?: boolean;
   /**
-   * 3.25 (measured): an unreadable band's reported read takes, at each place no check digit covers, the
-   * character most of the band's reads print (at least two, more than the reported read's own, no tie),
-   * so that reads that each miss a different letter of a name report it whole. Only what is reported
-   * for review changes: the scan never votes uncovered characters piecemeal into a valid read (2.1).
+   * 3.25: an unreadable band's reported read takes, at each place no check digit covers, the character
+   * most reader families print there among the reads aligned with it (`uncoveredVote`), so that reads
+   * that each miss a different letter of a name report it whole. Only what is reported for review
+   * changes: the scan never votes uncovered characters piecemeal into a valid read (2.1).
    */
   reportVote?: boolean;
 }
@@ -1267,7 +1267,6 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
   const confidences = lines.map((_, li) => Math.min(...rs.map((r) => r.confidences[li] ?? 0)));
   return { format, lines, rawLines: lines, parsed, confidences, corrections: Math.min(...rs.map((r) => r.corrections)), valid, checksOk: parsed.checks.length };
 }
-
 
 /** 3.25: how many places of a line a read may differ from the reported read's and still vote on that line. */
 const VOTE_MAX_DIFFERENCES = 3;
