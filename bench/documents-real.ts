@@ -41,6 +41,10 @@ export interface RealRow {
   file: string; set: 'tuning' | 'held-out' | 'public'; format: string; capture: string;
   found: boolean; linesTotal: number; linesExact: number; docExact: boolean; valid: boolean; silent: boolean;
   reason: string | null; ms: number; cpuMs: number; attempts: number;
+  /** The lines reported (`compareRows`: versions compared report by report). */
+  reported?: string[];
+  /** Each read's lines in order, null where it read nothing: whether an exact read was made and not reported. */
+  attemptLines?: (string[] | null)[];
 }
 
 /**
@@ -182,7 +186,7 @@ export async function runRealBench(dir: string, engine: DocumentEngine, onProgre
       file: t.file, set: unseen ? 'public' : isHeldOut(t) ? 'held-out' : 'tuning', format: t.format, capture: t.capture ?? 'unknown',
       found: !!scan?.parsed, linesTotal: truthLines.length, linesExact: exact, docExact,
       valid: !!scan?.valid, silent: !!scan?.valid && !docExact, reason: error ?? scan?.reason ?? null,
-      ms, cpuMs: (cpu.user + cpu.system) / 1000, attempts: scan?.attempts.length ?? 0,
+      ms, cpuMs: (cpu.user + cpu.system) / 1000, attempts: scan?.attempts.length ?? 0, reported: lines, attemptLines: scan?.attempts.map((a) => a.lines) ?? [],
     });
     onProgress?.(rows.length, truths.length);
   }
@@ -193,6 +197,31 @@ const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n
 /** A rate with its count and 95 % interval: documents are the independent unit (lines of one document are not). */
 const withCi = (a: number, b: number) => { const w = wilson95(a, b); return b ? `${pct(a, b)} (${a}/${b}; 95% CI ${w.lo.toFixed(0)}–${w.hi.toFixed(0)}%)` : 'n/a'; };
 const q = (v: number[], p: number) => { const s = [...v].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0; };
+
+/**
+ * Report by report, what changed between two runs of the same images (`--compare OLD.json`, a copy of an
+ * earlier run's `.data/bench-documents-real.json`): totals of both, then every image whose reported lines,
+ * validity, reason or exact lines differ, and images only one run read. How a version's effect is proven
+ * output for output rather than inferred from equal totals.
+ */
+export function compareRows(before: RealRow[], after: RealRow[]): string {
+  const totals = (rs: RealRow[]) => `lines ${rs.reduce((n, r) => n + r.linesExact, 0)}/${rs.reduce((n, r) => n + r.linesTotal, 0)}, documents ${rs.filter((r) => r.docExact).length}/${rs.length}, valid ${rs.filter((r) => r.valid).length}, silent ${rs.filter((r) => r.silent).length}`;
+  const old = new Map(before.map((r) => [`${r.set}:${r.file}`, r]));
+  const seen = new Set<string>();
+  const out = [`# Compared with an earlier run`, '', `before: ${totals(before)}`, `after:  ${totals(after)}`, ''];
+  const fields = ['reported', 'valid', 'reason', 'linesExact'] as const;
+  for (const r of after) {
+    const key = `${r.set}:${r.file}`;
+    seen.add(key);
+    const o = old.get(key);
+    if (!o) { out.push(`- only after: ${r.file}`); continue; }
+    const changed = fields.filter((f) => JSON.stringify(o[f] ?? null) !== JSON.stringify(r[f] ?? null));
+    if (changed.length) out.push(`- ${r.file} (${r.set}): ${changed.map((f) => `${f} ${JSON.stringify(o[f] ?? null)} -> ${JSON.stringify(r[f] ?? null)}`).join('; ')}`);
+  }
+  for (const [key, o] of old) if (!seen.has(key)) out.push(`- only before: ${o.file}`);
+  if (out.length === 5) out.push('no report changed');
+  return out.join('\n');
+}
 
 export function realReport(rows: RealRow[], dir: string): string {
   const out: string[] = [];

@@ -15,7 +15,7 @@ import { normalizeName } from '../engine/document/compare.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, DOCUMENT_SETTINGS_V29, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
-import { realReport, runRealBench, type Keystone, type RealRow } from './documents-real.js';
+import { compareRows, realReport, runRealBench, type Keystone, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
 
@@ -32,6 +32,9 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // right) narrowed by the fraction K (default 0.2), as a camera tilted about one axis sees the page.
 // `--line-px N` (the same way) reads each tuning image scaled so that its MRZ lines are N px high, as 3.17's
 // locator measures them at full size (`lineHeightPrint`); images it does not find are left out.
+// `--compare OLD.json` (with `--real`/`--public`): after the report, every image whose reported lines, validity,
+// reason or exact lines differ from an earlier run's `.data/bench-documents-real.json` (copied aside first).
+
 function keystoneOpt(): Keystone | undefined {
   if (!argv.includes('--keystone')) return undefined;
   const [side, k] = opt('keystone', '').split(':');
@@ -92,6 +95,8 @@ if (argv.includes('--real') || argv.includes('--public')) {
   process.stdout.write(`settings ${realSettings.version}\n\n` + realReport(realRows, [opt('real', ''), opt('public', '')].filter(Boolean).join(' + ')) + '\n\n');
   mkdirSync(path.join(REPO_ROOT, '.data'), { recursive: true });
   writeFileSync(path.join(REPO_ROOT, '.data', 'bench-documents-real.json'), JSON.stringify(realRows, null, 1));
+  // `--compare OLD.json`: every report that differs from an earlier run's (a copy of its JSON above).
+  if (argv.includes('--compare')) process.stdout.write(compareRows(JSON.parse(readFileSync(path.resolve(process.cwd(), opt('compare', '')), 'utf8')) as RealRow[], realRows) + '\n\n');
   if (argv.includes('--real-only')) process.exit(0);
 }
 const dir = path.resolve(REPO_ROOT, opt('corpus', '.data/corpus'));

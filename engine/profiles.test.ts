@@ -47,6 +47,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.11-37': 'ff61fd188a873eb72351457c72e60bf2b299c2ef5f4398571bd79c1e1903955d',
   'ep-2026.12-39': 'c3cf826e417bbeb61521225b0aea3b3be9c4f06218d85bfbc1d7cb308638491f',
   'ep-2026.12-40': '8aac1d8b141c1a34df7cd2fa9b8e40adf79fd84e9a8b8424a48d7ccc4187c377',
+  'ep-2026.12-41': '3f793bafffaa92cbca846e0fbd39922a85514099b2e0a0605d19f7bb90f71535',
 };
 
 describe('engine profiles', () => {

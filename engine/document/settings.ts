@@ -142,6 +142,10 @@ export const ZDocumentEngineSettings = z.object({
     reportFamilies: z.boolean().optional(),
     /** 3.25: an unreadable band's reported read takes each uncovered character most reader families print among its aligned reads (`mrz/scan.ts` `reportVote`). */
     reportVote: z.boolean().optional(),
+    /** 3.26: an unreadable scan reports a read that can be an MRZ of its format over one that cannot, before check digits passed (`mrz/scan.ts` `reportSound`). */
+    reportSound: z.boolean().optional(),
+    /** 3.27: check-valid versions settled by two families when the dissent's only family also prints the majority's version (`mrz/scan.ts` `dividedDissent`). */
+    dividedDissent: z.boolean().optional(),
     /** 3.12: the band search at the frame's second text direction when the best band does not read, and last when no band was found (`mrz/scan.ts` `secondText`). */
     secondText: z.boolean().optional(),
     /** 3.12: a merged band whose rows hold two or three lines ranks as a stack (`mrz/locate.ts` `splitMerged`). */
@@ -661,10 +665,32 @@ export const DOCUMENT_SETTINGS_V37: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V36.scan!, reportVote: true },
 };
 
+/**
+ * Document engine 3.26 (`DOCUMENT_SETTINGS_V38`): 3.25 with the read an unreadable scan reports chosen
+ * among reads that can be an MRZ of their format first (`scan.reportSound`) (engine/document/README.md
+ * "Document engine 3.26").
+ */
+export const DOCUMENT_SETTINGS_V38: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V37,
+  version: 'document-engine@3.26.0',
+  scan: { ...DOCUMENT_SETTINGS_V37.scan!, reportSound: true },
+};
+
+/**
+ * Document engine 3.27 (`DOCUMENT_SETTINGS_V39`): 3.26 with a band's check-valid versions settled by two
+ * reader families when the dissent is printed only by a family that also prints the majority's version
+ * (`scan.dividedDissent`) (engine/document/README.md "Document engine 3.27").
+ */
+export const DOCUMENT_SETTINGS_V39: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V38,
+  version: 'document-engine@3.27.0',
+  scan: { ...DOCUMENT_SETTINGS_V38.scan!, dividedDissent: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35, v36: DOCUMENT_SETTINGS_V36, v37: DOCUMENT_SETTINGS_V37,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35, v36: DOCUMENT_SETTINGS_V36, v37: DOCUMENT_SETTINGS_V37, v38: DOCUMENT_SETTINGS_V38, v39: DOCUMENT_SETTINGS_V39,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

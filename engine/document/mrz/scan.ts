@@ -396,6 +396,26 @@ export interface ScanOptions {
    * changes: the scan never votes uncovered characters piecemeal into a valid read (2.1).
    */
   reportVote?: boolean;
+  /**
+   * 3.26: of the reads an unreadable scan may report for review, one that can be an MRZ of its format
+   * (dates that exist, the alphabet only, a document code, known states and ICAO's fixed fields where
+   * the settings ask: what `valid` asks besides the check digits) ranks above one that cannot, before
+   * check digits passed are counted. Measured reason (public tuning, the Japanese specimen turned 90°,
+   * checks failing as printed): the read reported was a 180°-turned read of `3`s and `O`s, an impossible
+   * birth date, that passed two check digits by chance, over the exact read of two reader families that
+   * passed one. Validity is unchanged.
+   */
+  reportSound?: boolean;
+  /**
+   * 3.27 (with 3.10's `familyMajority`): check-valid versions of a band that differ anywhere are settled
+   * by two reader families printing one of them as it stands, as 3.15 settles a name line, when every
+   * other version is printed only by reads of a family that also prints that one: the family
+   * contradicts itself, and the dissent has no family of its own. Measured reason (public tuning, a
+   * French passport specimen under UV light): tesseract's grey read printed the number `BPRF22165`
+   * for `60RF22165` (B for 6 and P for 0 offset each other in the check digit), its flattened read and
+   * the MRZ recogniser printed the document exactly, and the band was left unreadable.
+   */
+  dividedDissent?: boolean;
 }
 
 /**
@@ -708,7 +728,7 @@ export function settledBand(pool: Interpreted[], familyOf: (x: Interpreted) => s
   return reads.every((x) => x.format === v.format && x.lines.join('|') === v.lines.join('|')) && new Set(reads.map(familyOf)).size >= 2;
 }
 
-export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interpreted) => string, nameMajority = false): Interpreted | null {
+export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interpreted) => string, nameMajority = false, dividedDissent = false): Interpreted | null {
   const versions = new Map<string, { reads: Interpreted[]; printed: Set<string> }>();
   for (const x of new Set(pool)) {
     if (!x.valid) continue;
@@ -721,7 +741,10 @@ export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interprete
   const [top, ...others] = [...versions.values()].sort((a, c) => c.printed.size - a.printed.size);
   const v = top!.reads[0]!;
   const nameOnly = nameMajority && others.every((o) => o.reads[0]!.format === v.format && o.reads[0]!.lines.every((l, li) => li === NAME_LINE[v.format] || l === v.lines[li]));
-  if (top!.printed.size < (nameOnly ? 2 : 3) || others.some((o) => new Set(o.reads.map(familyOf)).size > 1 || o.reads.length >= top!.reads.length)) return null;
+  // 3.27 (`dividedDissent`): every other version is printed only by a family that also prints the top
+  // version as it stands: that family contradicts itself, and the dissent has no family of its own.
+  const divided = dividedDissent && others.every((o) => o.reads.every((x) => top!.printed.has(familyOf(x))));
+  if (top!.printed.size < (nameOnly || divided ? 2 : 3) || others.some((o) => new Set(o.reads.map(familyOf)).size > 1 || o.reads.length >= top!.reads.length)) return null;
   return v;
 }
 
@@ -1268,6 +1291,29 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
   return { format, lines, rawLines: lines, parsed, confidences, corrections: Math.min(...rs.map((r) => r.corrections)), valid, checksOk: parsed.checks.length };
 }
 
+/**
+ * 3.26 (`reportSound`): a read that can be an MRZ of its format, whatever its check digits say: what
+ * `valid` asks besides them (the alphabet, dates that exist, a document code, the scan's plausibility
+ * rule: known states and ICAO's fixed fields where the settings ask, a Case's template).
+ */
+export function soundRead(r: Interpreted, plausible?: (p: ParsedMrz) => boolean): boolean {
+  return !!r.parsed && r.parsed.structureErrors.length === 0 && /^[A-Z]/.test(r.parsed.documentCode) && (!plausible || plausible(r.parsed));
+}
+
+/**
+ * Whether `r` outranks `than` as the read an unreadable scan reports for review: more check digits
+ * passing (with `parseBonus`, a parse breaking ties); the earlier read, `than`, wins a tie. 3.26
+ * (`reportSound`): a sound read (`soundRead`) first, whatever their check digits: digits passing by
+ * chance on a read that cannot be the document's are no evidence that it is.
+ */
+export function reportOutranks(r: Interpreted, than: Interpreted, o: { reportSound: boolean; plausible?: (p: ParsedMrz) => boolean; parseBonus: boolean }): boolean {
+  if (o.reportSound) {
+    const a = soundRead(r, o.plausible), b = soundRead(than, o.plausible);
+    if (a !== b) return a;
+  }
+  return o.parseBonus ? r.checksOk + (r.parsed ? 0.5 : 0) > than.checksOk + (than.parsed ? 0.5 : 0) : r.checksOk > than.checksOk;
+}
+
 /** 3.25: how many places of a line a read may differ from the reported read's and still vote on that line. */
 const VOTE_MAX_DIFFERENCES = 3;
 
@@ -1475,9 +1521,10 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   };
 
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
+  const outranks = (r: Interpreted, than: Interpreted, parseBonus: boolean) => reportOutranks(r, than, { reportSound: !!opts.reportSound, plausible: opts.plausible, parseBonus });
   /** The read reported when none is valid: the most check digits passing, a parse breaking ties; the first read wins a tie. */
   const consider = (r: Interpreted, band: MrzBand, flipped: boolean) => {
-    if (!best || r.checksOk + (r.parsed ? 0.5 : 0) > best.r.checksOk + (best.r.parsed ? 0.5 : 0)) best = { r, band, flipped };
+    if (!best || outranks(r, best.r, true)) best = { r, band, flipped };
   };
   let flatTried = false;
   /** The current band is read from its flattened crop (2.1, after an empty plain read). */
@@ -1622,7 +1669,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       noteValid(bi, b, r2);
       if (!r2) continue;
       pool.push(r2);
-      if (r2.checksOk > best!.r.checksOk) best = { r: r2, band: b, flipped };
+      if (outranks(r2, best!.r, false)) best = { r: r2, band: b, flipped };
       // A valid read confirmed by another identical read (the 2.0 rule, over the whole pool).
       // Every read that passes its check digits must print the same lines: two versions that both
       // pass (offsetting misreads in one field, a shifted name line) leave the band unreadable.
@@ -1685,7 +1732,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   /** 3.10 (`familyMajority`), 3.15 (`nameMajority`): the band's conflict settled by reader families (`familyMajorityRead`). */
   const majority = (b: MrzBand, flipped: boolean, pool: Interpreted[]): MrzScan | null => {
     if (!opts.familyMajority) return null;
-    const v = familyMajorityRead(pool, family, !!opts.nameMajority);
+    const v = familyMajorityRead(pool, family, !!opts.nameMajority, !!opts.dividedDissent);
     if (!v) return null;
     return {
       parsed: v.parsed, valid: true, lineConfidence: v.confidences, confidence: Math.min(...v.confidences),
