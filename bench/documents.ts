@@ -34,7 +34,6 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // locator measures them at full size (`lineHeightPrint`); images it does not find are left out.
 // `--compare OLD.json` (with `--real`/`--public`): after the report, every image whose reported lines, validity,
 // reason or exact lines differ from an earlier run's `.data/bench-documents-real.json` (copied aside first).
-
 function keystoneOpt(): Keystone | undefined {
   if (!argv.includes('--keystone')) return undefined;
   const [side, k] = opt('keystone', '').split(':');

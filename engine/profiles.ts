@@ -216,8 +216,8 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   // that can be an MRZ of its format over one that cannot, before check digits passed (public tuning: the Japanese
   // specimen turned 90° reported exactly instead of a turned read of 3s), and a band's check-valid versions settled by
   // two reader families when the dissent's only family also prints the majority's version (public tuning: a French
-  // specimen under UV light now valid and exact); every held-out and unseen output as 3.25 but where measured
-  // otherwise in docs/decisions.md "Document engines 3.26 and 3.27". Faces v9 and authenticity v9 as ep-2026.12-40.
+  // specimen under UV light now valid and exact); every held-out, unseen and synthetic output as 3.25, report by
+  // report (docs/decisions.md "Document engines 3.26 and 3.27"). Faces v9 and authenticity v9 as ep-2026.12-40.
   'ep-2026.12-41': { id: 'ep-2026.12-41', document: DOCUMENT_SETTINGS_V39, faces: FACE_SETTINGS_V9, authenticity: AUTHENTICITY_SETTINGS_V9 },
 };
 
