@@ -43,8 +43,6 @@ export interface RealRow {
   reason: string | null; ms: number; cpuMs: number; attempts: number;
   /** The lines reported (`compareRows`: versions compared report by report). */
   reported?: string[];
-  /** Each read's lines in order, null where it read nothing: whether an exact read was made and not reported. */
-  attemptLines?: (string[] | null)[];
 }
 
 /**
@@ -186,7 +184,7 @@ export async function runRealBench(dir: string, engine: DocumentEngine, onProgre
       file: t.file, set: unseen ? 'public' : isHeldOut(t) ? 'held-out' : 'tuning', format: t.format, capture: t.capture ?? 'unknown',
       found: !!scan?.parsed, linesTotal: truthLines.length, linesExact: exact, docExact,
       valid: !!scan?.valid, silent: !!scan?.valid && !docExact, reason: error ?? scan?.reason ?? null,
-      ms, cpuMs: (cpu.user + cpu.system) / 1000, attempts: scan?.attempts.length ?? 0, reported: lines, attemptLines: scan?.attempts.map((a) => a.lines) ?? [],
+      ms, cpuMs: (cpu.user + cpu.system) / 1000, attempts: scan?.attempts.length ?? 0, reported: lines,
     });
     onProgress?.(rows.length, truths.length);
   }

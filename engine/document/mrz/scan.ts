@@ -640,7 +640,7 @@ function realignFillers(texts: string[], confidences: number[], plausible?: (p: 
       const typed = repairLines(lines, format, national);
       const fixed = correctByCheckDigits(typed, format, true, !!national.frenchId);
       const parsed = parseMrz(fixed.lines, { extended: true });
-      if (!parsed || !parsed.checkDigitsValid || parsed.structureErrors.length || !/^[A-Z]/.test(parsed.documentCode) || (plausible && !plausible(parsed))) continue;
+      if (!parsed || !parsed.checkDigitsValid || !soundParse(parsed, plausible)) continue;
       const corrections = typed.reduce((n, l, i) => n + [...l].filter((c, k) => c !== lines[i]![k]).length, 0) + fixed.changes;
       found.set(fixed.lines.join('|'), { format, lines: fixed.lines, rawLines: lines, parsed, confidences, corrections, valid: true, checksOk: parsed.checks.filter((c) => c.ok).length, guessed: guessedAt(typed, fixed.lines) });
     }
@@ -756,7 +756,7 @@ export function interpret(raw: OcrLine[], plausible?: (p: ParsedMrz) => boolean,
   const fixed = correctByCheckDigits(typed, got.format, true, !!national.frenchId);
   corrections += fixed.changes;
   const parsed = parseMrz(fixed.lines, { extended: true });
-  const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
+  const valid = !!parsed && parsed.checkDigitsValid && soundParse(parsed, plausible);
   const read: Interpreted = { format: got.format, lines: fixed.lines, rawLines: got.lines, parsed, confidences: got.confidences, corrections, valid, checksOk: parsed ? parsed.checks.filter((c) => c.ok).length : 0, guessed: guessedAt(typed, fixed.lines) };
   if (valid || !lineRepair) return read;
   return realignFillers(got.texts, got.confidences, plausible, national) ?? read;
@@ -1285,19 +1285,24 @@ export function voteReads(reads: Interpreted[], plausible?: (p: ParsedMrz) => bo
     lines.push(line);
   }
   const parsed = parseMrz(lines, { extended: true });
-  const valid = !!parsed && parsed.checkDigitsValid && parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
+  const valid = !!parsed && parsed.checkDigitsValid && soundParse(parsed, plausible);
   if (!valid) return null;
   const confidences = lines.map((_, li) => Math.min(...rs.map((r) => r.confidences[li] ?? 0)));
   return { format, lines, rawLines: lines, parsed, confidences, corrections: Math.min(...rs.map((r) => r.corrections)), valid, checksOk: parsed.checks.length };
 }
 
 /**
- * 3.26 (`reportSound`): a read that can be an MRZ of its format, whatever its check digits say: what
- * `valid` asks besides them (the alphabet, dates that exist, a document code, the scan's plausibility
- * rule: known states and ICAO's fixed fields where the settings ask, a Case's template).
+ * A parse that can be an MRZ of its format, whatever its check digits say: what a valid read asks
+ * besides them (the alphabet, dates that exist, a document code, the scan's plausibility rule: known
+ * states and ICAO's fixed fields where the settings ask, a Case's template).
  */
+function soundParse(parsed: ParsedMrz, plausible?: (p: ParsedMrz) => boolean): boolean {
+  return parsed.structureErrors.length === 0 && /^[A-Z]/.test(parsed.documentCode) && (!plausible || plausible(parsed));
+}
+
+/** 3.26 (`reportSound`): a read whose parse is sound (`soundParse`), whatever its check digits say. */
 export function soundRead(r: Interpreted, plausible?: (p: ParsedMrz) => boolean): boolean {
-  return !!r.parsed && r.parsed.structureErrors.length === 0 && /^[A-Z]/.test(r.parsed.documentCode) && (!plausible || plausible(r.parsed));
+  return !!r.parsed && soundParse(r.parsed, plausible);
 }
 
 /**
