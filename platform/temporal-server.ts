@@ -55,13 +55,26 @@ export function ephemeralPortRange(): [number, number] {
   return [32_768, 60_999];
 }
 
+/**
+ * The ports the Fetch standard blocks ("bad ports"): Node's fetch (undici) refuses them with
+ * "bad port", so a service handed one cannot be called by a test's or the SDK's fetch. 10080 lies in
+ * freePort's range: a CI run drew it for the hostile-images suite's api (2026-12-02).
+ */
+export const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115,
+  117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563,
+  587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668,
+  6669, 6679, 6697, 10080,
+]);
+
 /** Ports this process has handed out: nothing listens on one until its service binds it. */
 const handedOut = new Set<number>();
 
 /**
  * A port nothing listens on, for a service started a moment (or minutes) later: drawn at random
  * from 10000 up to the ephemeral range (so no outgoing connection takes it meanwhile), never one
- * this process has handed out before, and below `max` (membership ports must fit a smallint).
+ * this process has handed out before, never one fetch refuses, and below `max` (membership ports must
+ * fit a smallint).
  * Where the ephemeral range leaves no room below it, from 20000–32000 as before.
  */
 export async function freePort(opts: { max?: number } = {}): Promise<number> {
@@ -72,7 +85,7 @@ export async function freePort(opts: { max?: number } = {}): Promise<number> {
   if (high - low < 2_000) [low, high] = [20_000, Math.min(32_000, max)];
   for (let i = 0; i < 500; i++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
-    if (handedOut.has(port)) continue;
+    if (handedOut.has(port) || FETCH_BAD_PORTS.has(port)) continue;
     const ok = await new Promise<boolean>((resolve) => {
       const srv = net.createServer();
       srv.once('error', () => resolve(false));
