@@ -4,6 +4,7 @@
     python real_cv.py --crops .data/mrz-line-crops --init mrz-rec-1.onnx.pt --data train-11.npz \
         --fold 0 --real-share 0.25 [--folds 2 --steps 1000 --lr 5e-4]
     python real_cv.py ... --fold -1 --out mrz-rec-3.onnx     # the same recipe on every fold's crops
+    python real_cv.py --init ../../engine/document/mrz/model/mrz-rec-3.onnx ...   # from a committed model
 
 The crops are the tuning images' MRZ lines as the scan cuts them, at every dumped scale (full size
 and bench:documents' small print). Images are grouped so that two pictures of one document (the
@@ -32,7 +33,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from PIL import Image, ImageFilter
 
-from train import HEIGHT, Net, batchify, decode, load, one_cycle, save_model
+from train import HEIGHT, Net, batchify, decode, load, one_cycle, save_model, state_from_onnx
 
 
 def groups_of(entries):
@@ -131,11 +132,16 @@ def main():
     n_groups = len({group[e["image"]] for e in test})
     print(f"fold {a.fold}/{a.folds}: train {len(train_rows)} real lines, test {len(test_rows)} lines of {n_groups} documents; real share {a.real_share}", flush=True)
 
-    model = Net("conv")
-    model.load_state_dict(torch.load(a.init))
+    images, texts = load(a.data)
+    if a.init.endswith(".onnx"):
+        # A committed model whose state dict is gone: unfolded from the ONNX file, its BatchNorm
+        # statistics taken on synthetic lines (never on the fold's real crops).
+        model = state_from_onnx(a.init, images[:256])
+    else:
+        model = Net("conv")
+        model.load_state_dict(torch.load(a.init))
     before = score(model, test_rows)
 
-    images, texts = load(a.data)
     order = np.argsort([im.shape[1] for im in images])
     n_real = int(round(a.batch * a.real_share))
     n_syn = a.batch - n_real

@@ -89,6 +89,47 @@ class Net(nn.Module):
         return self.head(f).permute(0, 2, 1)      # N x T x C (logits; class 0 is CTC's blank)
 
 
+def state_from_onnx(path, images):
+    """A trainable `conv` Net from a committed ONNX model, for fine-tuning when its `.pt` is gone (the
+    state dicts were never committed). The exporter folded each BatchNorm into its convolution
+    (W' = W·γ/σ, b' = β − μ·γ/σ); this unfolds them: the convolution keeps W', and its BatchNorm gets
+    the statistics of W'·x over `images` (real or synthetic lines) as running mean μ' and variance σ'²,
+    with γ = sqrt(σ'² + ε) and β = μ' + b'. In eval mode that is exactly W'·x + b' (the ONNX model's
+    output); in train mode the batch statistics are close to μ', σ', so fine-tuning starts where the
+    committed model is instead of from a rescaled network."""
+    import onnx
+    from onnx import numpy_helper
+
+    m = onnx.load(path)
+    init = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    convs = [n for n in m.graph.node if n.op_type == "Conv"]
+    model = Net("conv")
+    pairs = [(model.features[k][0], model.features[k][1]) for k in (0, 2, 4, 5, 7)] + [(model.features[8], model.features[9])]
+    folded = [c for c in convs if c.input[1].startswith("onnx::")]
+    assert len(folded) == len(pairs), f"{path}: {len(folded)} folded convolutions, expected {len(pairs)}"
+    state = model.state_dict()
+    for name in ("seq1.weight", "seq1.bias", "seq2.weight", "seq2.bias", "head.weight", "head.bias"):
+        state[name] = torch.from_numpy(init[name].copy())
+    model.load_state_dict(state)
+    x, _, _ = batchify(images, ["<"] * len(images), list(range(len(images))), False)
+    model.eval()
+    for (conv, bn), node in zip(pairs, folded):
+        with torch.no_grad():
+            conv.weight.copy_(torch.from_numpy(init[node.input[1]].copy()))
+            bias = torch.from_numpy(init[node.input[2]].copy())
+            y = x
+            for layer in (l for f in model.features for l in (f if isinstance(f, nn.Sequential) else [f])):
+                y = layer(y)
+                if layer is conv:
+                    break
+            mean, var = y.mean((0, 2, 3)), y.var((0, 2, 3), unbiased=False)
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(mean + bias)
+    return model
+
+
 def batchify(images, texts, idx, train):
     ims = [stretch(images[i]) for i in idx]
     if train:
