@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { wilson95 } from './stats.js';
 import { REPO_ROOT, sharedDir } from '../engine/assets.js';
 import type { DocumentEngine, MrzScan } from '../engine/document/index.js';
+import type { ScanStages } from '../engine/document/mrz/scan.js';
 import { homography, warp, type Point } from '../engine/document/image/warp.js';
 
 export interface RealTruth { file: string; mrz_lines: string[]; format: string; capture?: string; checks_valid?: boolean; /** Other MRZs in the same picture that count as right too (two cards in one photo). */ mrz_alternatives?: string[][] }
@@ -41,6 +42,8 @@ export interface RealRow {
   file: string; set: 'tuning' | 'held-out' | 'public'; format: string; capture: string;
   found: boolean; linesTotal: number; linesExact: number; docExact: boolean; valid: boolean; silent: boolean;
   reason: string | null; ms: number; cpuMs: number; attempts: number;
+  /** Wall ms per stage of the scan (`MrzScan.stageMs`). */
+  stages?: ScanStages;
   /** The lines reported (`compareRows`: versions compared report by report). */
   reported?: string[];
 }
@@ -184,7 +187,7 @@ export async function runRealBench(dir: string, engine: DocumentEngine, onProgre
       file: t.file, set: unseen ? 'public' : isHeldOut(t) ? 'held-out' : 'tuning', format: t.format, capture: t.capture ?? 'unknown',
       found: !!scan?.parsed, linesTotal: truthLines.length, linesExact: exact, docExact,
       valid: !!scan?.valid, silent: !!scan?.valid && !docExact, reason: error ?? scan?.reason ?? null,
-      ms, cpuMs: (cpu.user + cpu.system) / 1000, attempts: scan?.attempts.length ?? 0, reported: lines,
+      ms, cpuMs: (cpu.user + cpu.system) / 1000, attempts: scan?.attempts.length ?? 0, reported: lines, stages: scan?.stageMs,
     });
     onProgress?.(rows.length, truths.length);
   }
@@ -221,6 +224,31 @@ export function compareRows(before: RealRow[], after: RealRow[]): string {
   return out.join('\n');
 }
 
+const STAGES: (keyof ScanStages)[] = ['locate', 'crop', 'tesseract', 'glyph', 'lines', 'mrz', 'rec'];
+
+/**
+ * Where the scan's wall time goes, per set: each stage's share of all the set's documents' time, and
+ * of its slowest tenth's (the documents that make p95). `other`: interpretation, voting, decoding.
+ */
+export function stageReport(rows: RealRow[]): string[] {
+  const out = ['| set | documents | ' + STAGES.join(' | ') + ' | other |', '|---|---|' + STAGES.map(() => '---|').join('') + '---|'];
+  const line = (label: string, rs: RealRow[]) => {
+    const timed = rs.filter((r) => r.stages);
+    if (!timed.length) return;
+    const total = timed.reduce((a, r) => a + r.ms, 0);
+    const shares = STAGES.map((k) => timed.reduce((a, r) => a + r.stages![k], 0) / total);
+    const other = 1 - shares.reduce((a, b) => a + b, 0);
+    out.push(`| ${label} | ${timed.length} | ${[...shares, other].map((x) => `${(100 * x).toFixed(0)} %`).join(' | ')} |`);
+  };
+  for (const [label, set] of [['tuning', 'tuning'], ['**held-out**', 'held-out'], ['**public (unseen)**', 'public']] as const) {
+    const rs = rows.filter((r) => r.set === set);
+    line(label, rs);
+    const slow = [...rs].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, Math.ceil(rs.length / 10)));
+    if (rs.length) line(`${label}, slowest tenth`, slow);
+  }
+  return ['Where the wall time goes (share of the documents\' summed wall time; the scan awaits one stage at a time):', '', ...out];
+}
+
 export function realReport(rows: RealRow[], dir: string): string {
   const out: string[] = [];
   out.push(`# Real images: ${rows.length} specimen photos and scans (${dir})`, '');
@@ -239,6 +267,7 @@ export function realReport(rows: RealRow[], dir: string): string {
   for (const c of [...new Set(rows.map((r) => r.capture))]) line(`all, ${c}`, rows.filter((r) => r.capture === c));
   for (const f of [...new Set(rows.map((r) => r.format))]) line(`all, ${f}`, rows.filter((r) => r.format === f));
   out.push('', 'CPU is process CPU time over all threads (tesseract runs in worker threads): the load-independent cost. Wall time on the shared 2-core machine is noisier.', '');
+  out.push(...stageReport(rows), '');
   out.push('| image | set | lines exact | valid | reason | attempts | CPU ms |', '|---|---|---|---|---|---|---|');
   for (const r of rows) out.push(`| ${r.file} | ${r.set} | ${r.linesExact}/${r.linesTotal} | ${r.valid ? 'yes' : 'no'} | ${r.reason ?? ''} | ${r.attempts} | ${r.cpuMs.toFixed(0)} |`);
   return out.join('\n');

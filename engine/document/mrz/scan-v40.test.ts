@@ -5,6 +5,8 @@ import { isHeldOut } from '../../../bench/documents-real.js';
 import { expectSyntheticPasses, PUBLIC_TUNING, publicTuningTruth, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V39, DOCUMENT_SETTINGS_V40, MRZ_REC_3, MRZ_REC_4 } from '../index.js';
 import { MrzLineRecognizer } from './mrzrec.js';
+import { stageReport, type RealRow } from '../../../bench/documents-real.js';
+import { photograph, renderDocument } from '../../../tools/corpus/index.js';
 
 /**
  * Document engine 3.28 (`DOCUMENT_SETTINGS_V40`): the MRZ recogniser mrz-rec-4, mrz-rec-3's recipe on the
@@ -40,5 +42,27 @@ describe('document engine 3.28: the recogniser mrz-rec-4', () => {
 
   it('reads a synthetic passport as 3.27 does', async () => {
     await expectSyntheticPasses(v40(), 'moz-passport', 'MOZ', 'passport', NOW);
+  }, 120_000);
+
+  it('says where its time went: the stages it awaited, each at least 0, together no longer than the scan', async () => {
+    const doc = await renderDocument({ template: 'moz-passport', seed: 101 });
+    const front = (await photograph(doc.image, 1)).image;
+    const t0 = performance.now();
+    const scan = await v40().scanMrz(front);
+    const wall = performance.now() - t0;
+    expect(scan.parsed?.lines).toEqual(doc.truth.mrz.lines);
+    const stages = scan.stageMs!;
+    expect(Object.keys(stages).sort()).toEqual(['crop', 'glyph', 'lines', 'locate', 'mrz', 'rec', 'tesseract']);
+    for (const ms of Object.values(stages)) expect(ms).toBeGreaterThanOrEqual(0);
+    // Every scan searches, cuts and reads with tesseract at least once.
+    for (const k of ['locate', 'crop', 'tesseract'] as const) expect(stages[k]).toBeGreaterThan(0);
+    expect(Object.values(stages).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(wall);
+    // The bench's table of shares: one row per set and its slowest tenth, the shares summing to 100 %.
+    const row: RealRow = { file: 'x', set: 'held-out', format: 'TD3', capture: 'photo', found: true, linesTotal: 2, linesExact: 2, docExact: true, valid: true, silent: false, reason: null, ms: wall, cpuMs: wall, attempts: scan.attempts.length, stages };
+    const table = stageReport([row]).filter((l) => l.startsWith('| **held-out**'));
+    expect(table).toHaveLength(2);
+    const shares = table[0]!.split('|').slice(3, -1).map((c) => Number(c.replace('%', '').trim()));
+    expect(shares).toHaveLength(8);
+    expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(4);
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import { mrzReadParams, type OcrLine, type OcrWorker } from '../ocr/workers.js';
 import type { GlyphReader } from './glyphs.js';
 import type { MrzLineRecognizer } from './mrzrec.js';
 import type { LineRecognizer } from './rec.js';
-import { fineWorkSide, locateMrzBands, sameBand, type LineFinder, type MrzBand } from './locate.js';
+import { fineWorkSide, locateMrzBands, sameBand, type LineFinder, type LocateOptions, type MrzBand } from './locate.js';
 import { longNumberTail, parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
 import { eitherClassAt, repairLines, type NationalFormats } from './repair.js';
 import { bandLines, characterMask, distortion, rectifyBand, rectifyingQuad, type BandLine } from './rectify.js';
@@ -38,7 +38,16 @@ export interface MrzScan {
   band?: Omit<MrzBand, 'score'> & { flipped: boolean };
   attempts: ScanAttempt[];
   bandsFound: number;
+  /** Where the scan's time went (`ScanStages`): a measure for benchmarks, not evidence (`analyze.ts` does not report it). */
+  stageMs?: ScanStages;
 }
+
+/**
+ * Wall milliseconds per stage of one scan, summed over the scan. The scan awaits one stage at a time,
+ * so the stages do not overlap and their sum is at most the scan's time; the rest is interpretation,
+ * voting and image decoding. `lines`: cutting a crop into its text lines for the line readers.
+ */
+export interface ScanStages { locate: number; crop: number; tesseract: number; glyph: number; lines: number; mrz: number; rec: number }
 
 export interface ScanOptions {
   workSide: number;
@@ -1356,6 +1365,20 @@ export function uncoveredVote(top: Interpreted, reads: Interpreted[], familyOf: 
 }
 
 export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptions): Promise<MrzScan> {
+  const stageMs: ScanStages = { locate: 0, crop: 0, tesseract: 0, glyph: 0, lines: 0, mrz: 0, rec: 0 };
+  return { ...(await scanWith(img, readers, options, stageMs)), stageMs };
+}
+
+async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, stageMs: ScanStages): Promise<MrzScan> {
+  const timed = async <T>(stage: keyof ScanStages, work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      stageMs[stage] += performance.now() - t0;
+    }
+  };
+  const locate = (src: Raw, o: LocateOptions) => timed('locate', () => locateMrzBands(src, o));
   const plausible = scanPlausible(options);
   const opts: ScanOptions = plausible === options.plausible ? options : { ...options, plausible };
   const attempts: ScanAttempt[] = [];
@@ -1364,8 +1387,9 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const textTurn: { across?: number; second?: number } = {};
   /** The band search's settings every search of this scan shares (each adds its angles, level or image). */
   const search = { workSide: opts.workSide, maxBands: opts.maxBands, lines: opts.lines, tilt: opts.tilt, adaptiveJoin: opts.adaptiveJoin, stripLines: !!opts.overlayLines, extendFirst: opts.extendFirst, splitMerged: opts.splitMerged, bestJoin: opts.bestJoin };
-  let bands = await locateMrzBands(img, { ...search, report: textTurn });
-  const crop = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops', opts.turnInterpolator, !!opts.retry?.rectify);
+  let bands = await locate(img, { ...search, report: textTurn });
+  const cut = bandCropper(img, opts.lineHeightPx, opts.retry?.primary === 'flat', !!opts.retry?.deskew, !!opts.exactFlip, opts.upscale, alt, opts.overlayLines === 'crops', opts.turnInterpolator, !!opts.retry?.rectify);
+  const crop = (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => timed('crop', () => cut(b, flipped, variant, flattenBase));
   let reads = 0;
   const budget = opts.maxReads ?? Infinity;
   const spent = () => reads >= budget;
@@ -1420,18 +1444,18 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const tess = async (png: Buffer, primary = false) => {
     lastCleaned = CLEANED.has(png);
     countRead();
-    const lines = (await readers.tesseract.recognize(png, ocrParams, opts.timeoutMs)).lines;
+    const lines = (await timed('tesseract', () => readers.tesseract.recognize(png, ocrParams, opts.timeoutMs))).lines;
     // 2.8 (`splitLines`): fillers were read but no MRZ came of the lines: read line by line. Only
     // a band's first read: the variants that confirm it see it whole, as under 2.7 (on the tuning
     // side, split variants spent the image's read budget on a band 2.7 confirms with a later read).
     if (!opts.splitLines || !primary || mrzLinesFromOcr(lines) || !lines.some((l) => /<</.test(l.text) && norm(l.text).length >= 24)) return lines;
-    const parts = await splitTextLines(png);
+    const parts = await timed('lines', () => splitTextLines(png));
     if (!parts) return lines;
     // The line crops together are the band's area: one read against the budgets, as the block read.
     countRead();
     const out: OcrLine[] = [];
     for (const part of parts) {
-      const got = (await readers.tesseract.recognize(part, ocrParams, opts.timeoutMs)).lines;
+      const got = (await timed('tesseract', () => readers.tesseract.recognize(part, ocrParams, opts.timeoutMs))).lines;
       // One text line per crop: the longest thing read in it.
       const longest = got.reduce<OcrLine | null>((m, l) => (!m || norm(l.text).length > norm(m.text).length ? l : m), null);
       if (longest) out.push(longest);
@@ -1463,7 +1487,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
       glyphCache.set(key, (async () => {
         const t0 = Date.now();
         const png = await firstCrop(b, flipped);
-        const g = await readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true);
+        const g = await timed('glyph', () => readers.glyph!.read(png, COUNTS[format], WIDTHS[format], 0, true));
         const r = g ? markCleaned(interpret(resolveTwins(g.lines.map((l) => l.text), format, opts).map((text, li) => ({ text, confidence: 100 * Math.max(0, Math.min(...g.lines[li]!.scores)) })), opts.plausible, opts.lineRepair, opts), CLEANED.has(png)) : null;
         const ok = r && r.format === format ? r : null;
         if (ok) otherFamily.set(ok, 'glyph');
@@ -1478,7 +1502,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   const splitCache = new Map<string, Promise<{ png: Buffer; parts: Buffer[] | null }>>();
   const firstCropLines = (b: MrzBand, flipped: boolean) => {
     const key = cropKey(b, flipped);
-    if (!splitCache.has(key)) splitCache.set(key, firstCrop(b, flipped).then(async (png) => ({ png, parts: await splitTextLines(png) })));
+    if (!splitCache.has(key)) splitCache.set(key, firstCrop(b, flipped).then(async (png) => ({ png, parts: await timed('lines', () => splitTextLines(png)) })));
     return splitCache.get(key)!;
   };
   /**
@@ -1493,7 +1517,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
         const t0 = Date.now();
         const { png, parts } = await firstCropLines(b, flipped);
         const reads: { text: string; confidence: number }[] = [];
-        for (const part of parts ?? []) reads.push(source === 'mrz' ? await readers.mrz!.read(part) : { text: await readers.rec!.read(part), confidence: 1 });
+        for (const part of parts ?? []) reads.push(source === 'mrz' ? await timed('mrz', () => readers.mrz!.read(part)) : { text: await timed('rec', () => readers.rec!.read(part)), confidence: 1 });
         const texts = reads.map((q) => q.text);
         // 3.0: OCR-B's O and 0 are near one glyph, and the MRZ recogniser confuses them as the glyph
         // reader does (tuning: `OOZB00O002` for `00ZB000002`): where the lines have a format's exact
@@ -1813,7 +1837,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   /** 3.7: a band found by a later search is read next if more MRZ-like than every band left, else last. */
   const placeNext = (found: MrzBand) => bands.splice(found.score > Math.max(...bands.slice(1).map((b) => b.score)) ? 1 : bands.length, 0, found);
   /** One band search at `angle` (no tilt passes): its most MRZ-like strictly paired band, if any. */
-  const searchAt = async (angle: number) => (await locateMrzBands(img, { ...search, maxBands: 1, angles: [angle], tilt: false })).find((b) => !b.fallback);
+  const searchAt = async (angle: number) => (await locate(img, { ...search, maxBands: 1, angles: [angle], tilt: false })).find((b) => !b.fallback);
   /** A band already searched that way: a band in the list at that angle. */
   const searchedAt = (angle: number) => bands.some((b) => Math.abs(b.angle - angle) < 0.75);
   /** 3.21 (`fineSearch`): the most MRZ-like stack of the search on a larger working image, if not already found. */
@@ -1821,7 +1845,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // perspective ranked a caption stack above its MRZ.
   const fineBand = async () => {
     const side = fineWorkSide(img, opts.workSide, opts.fineSearch!);
-    return side === null ? undefined : (await locateMrzBands(img, { ...search, workSide: side })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
+    return side === null ? undefined : (await locate(img, { ...search, workSide: side })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
   };
   /** Whether the first search found a band (then the later searches ran after the best one failed). */
   const firstFound = bands.length > 0;
@@ -1835,7 +1859,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
     }
     // 3.9 (`inkSearch`): search once on the brightest channel, and cut its band from there.
     if (opts.inkSearch && alt && !spent()) {
-      const found = (await locateMrzBands(alt, { ...search, maxBands: 1 })).find((m) => m.lines >= 2 && !known(m));
+      const found = (await locate(alt, { ...search, maxBands: 1 })).find((m) => m.lines >= 2 && !known(m));
       if (found) placeNext({ ...found, ink: 'value' });
     }
     // 3.12 (`secondText`): the frame's second text direction, unless a band or the search across is already that way.
@@ -1872,7 +1896,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // leave budget unspent, and the quarter-turn search would spend it on other angles.
   if ((!best || !(best as { r: Interpreted }).r.valid) && !(opts.tilt && spent()) && !(bounds?.keepTurn && rightWayUp)) {
     const done = new Set(bands.map((b) => b.angle));
-    const more = await locateMrzBands(img, { ...search, angles: [0, 90, -90].filter((a) => !done.has(a)), skipAngles: [...done] });
+    const more = await locate(img, { ...search, angles: [0, 90, -90].filter((a) => !done.has(a)), skipAngles: [...done] });
     const fresh = more.filter((m) => !known(m)).slice(0, opts.maxBands);
     bands = [...bands, ...fresh];
     for (let i = bands.length - fresh.length; i < bands.length; i++) {
@@ -1885,7 +1909,7 @@ export async function scanMrz(img: Raw, readers: ScanReaders, options: ScanOptio
   // ink formed no stack, and measured on the synthetic pages, counting split blobs as stacks cost it.
   const stackless = !bands.some((b) => b.lines >= 2 && !b.split);
   if (opts.faintSearch && (!bands.length || (opts.faintUnlessStack && stackless && !(best as { r: Interpreted } | null)?.r.valid))) {
-    const faint = await locateMrzBands(img, { ...search, faint: opts.faintSearch });
+    const faint = await locate(img, { ...search, faint: opts.faintSearch });
     const start = bands.length;
     bands = [...bands, ...faint.filter((m) => !known(m))];
     for (let i = start; i < bands.length; i++) {
