@@ -8,6 +8,7 @@ import { fineWorkSide, locateMrzBands, sameBand, type LineFinder, type LocateOpt
 import { longNumberTail, parseMrz, type MrzCheck, type MrzFormat, type ParsedMrz } from './parse.js';
 import { eitherClassAt, repairLines, type NationalFormats } from './repair.js';
 import { bandLines, characterMask, distortion, rectifyBand, rectifyingQuad, type BandLine } from './rectify.js';
+import { normaliseGrey } from './stretch.js';
 
 /**
  * Reads the MRZ of a whole photo or scan (document engine 2.x): locate candidate bands anywhere
@@ -844,6 +845,23 @@ function markCleaned(r: Interpreted | null, cleaned: boolean): Interpreted | nul
   return { ...r, rawLines: r.lines.map((l) => token.padStart(l.length, '#')) };
 }
 
+/**
+ * Crops and line cuts live only in memory, on their way to a reader that decodes them at once: the
+ * PNG is a container, not storage. At zlib level 6 (sharp's default) encoding a crop cost about as
+ * much as cutting it; the pixels every reader decodes are the same at any level.
+ */
+const CROP_PNG = { compressionLevel: 1 };
+
+/**
+ * A one-channel pipeline's pixels; with `stretched`, sharp's normalise() applied to them as sharp
+ * applies it, after the pipeline's other steps (threshold, blur, sharpen all come first in sharp):
+ * the same bytes as `.normalise()` in the pipeline, for about a third of its cost (`stretch.ts`).
+ */
+async function greyPixels(p: ReturnType<typeof sharp>, stretched: boolean): Promise<{ data: Buffer; width: number; height: number }> {
+  const { data, info } = await p.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { data: stretched ? await normaliseGrey(data, info.width, info.height) : data, width: info.width, height: info.height };
+}
+
 export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, deskew = false, exactFlip = false, upscale?: UpscaleOptions, inkAlt?: Raw, overlayLines = false, turnInterpolator?: TurnInterpolator, rectify = false): (b: MrzBand, flipped: boolean, variant: CropVariant, flattenBase?: boolean) => Promise<Buffer> {
   const turned = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
   const turnedImage = (angle: number, src: Raw = img) => {
@@ -944,7 +962,9 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
       const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
       s = sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).rotate(180);
     } else if (flipped) s = s.rotate(180);
-    s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 && !small ? 'cubic' : 'lanczos3' }).normalise();
+    s = s.resize(Math.max(8, Math.round(width * f)), Math.max(8, Math.round(height * f)), { kernel: f > 1 && !small ? 'cubic' : 'lanczos3' });
+    // sharp's normalise() is owed on `s`: applied as sharp would, after the pipeline's other steps (`stretch.ts`).
+    let stretch = true;
     let altered = false;
     // Only the retry variants are cleaned: the first read and its confirmations ('grey', 'binary',
     // 'small') see the crop as 2.5 does, so a band 2.5 reads valid reads valid alike, and the
@@ -952,20 +972,26 @@ export function bandCropper(img: Raw, lineHeightPx: number, flattenAll = false, 
     if (overlayLines && (variant === 'tall' || variant === 'thin' || variant === 'flat')) {
       // 2.6: at reading scale, where the line height is known (b.lineHeight × f). The crop's pixels
       // are read once and go on from there; a crop with no line found is the same pixels as under 2.5.
-      const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-      const cleaned = removeOverlayLines(data, info.width, info.height, b.lineHeight * f);
-      s = sharp(cleaned, { raw: { width: info.width, height: info.height, channels: 1 } });
+      const { data, width: w, height: h } = await greyPixels(s, stretch);
+      const cleaned = removeOverlayLines(data, w, h, b.lineHeight * f);
+      s = sharp(cleaned, { raw: { width: w, height: h, channels: 1 } });
+      stretch = false;
       if (cleaned !== data) altered = true;
     }
     // 2.1 (`flatten`): every variant but the plain 'grey' one starts from the flattened band.
     if ((flatten && variant !== 'grey') || variant === 'flat' || variant === 'thin') {
-      const { data, info } = await s.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-      let g = flatten || variant === 'flat' ? flattenBackground(data, info.width, info.height) : data;
-      if (variant === 'thin') g = thinStrokes(g, info.width, info.height);
-      s = sharp(g, { raw: { width: info.width, height: info.height, channels: 1 } }).normalise();
+      const { data, width: w, height: h } = await greyPixels(s, stretch);
+      let g = flatten || variant === 'flat' ? flattenBackground(data, w, h) : data;
+      if (variant === 'thin') g = thinStrokes(g, w, h);
+      s = sharp(g, { raw: { width: w, height: h, channels: 1 } });
+      stretch = true;
     }
     if (variant === 'binary') s = s.sharpen({ sigma: 1 }).threshold(128);
-    const png = await s.png().toBuffer();
+    let png: Buffer;
+    if (stretch) {
+      const { data, width: w, height: h } = await greyPixels(s, true);
+      png = await sharp(data, { raw: { width: w, height: h, channels: 1 } }).png(CROP_PNG).toBuffer();
+    } else png = await s.png(CROP_PNG).toBuffer();
     if (altered) CLEANED.add(png);
     return png;
   };
@@ -1013,9 +1039,9 @@ export function separability(t: { data: Buffer; width: number; height: number },
 export async function bandSkew(t: { data: Buffer; width: number; height: number }, left: number, top: number, width: number, height: number): Promise<number> {
   // At most ~600 px wide for speed: the angle does not need full resolution.
   const f = Math.min(1, 600 / width);
-  const { data, info } = await sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } })
-    .extract({ left, top, width, height }).resize(Math.max(8, Math.round(width * f)), Math.max(4, Math.round(height * f))).normalise()
-    .extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const { data, width: w, height: h } = await greyPixels(sharp(t.data, { raw: { width: t.width, height: t.height, channels: 1 } })
+    .extract({ left, top, width, height }).resize(Math.max(8, Math.round(width * f)), Math.max(4, Math.round(height * f))), true);
+  const info = { width: w, height: h };
   const xs: number[] = [], ys: number[] = [];
   for (let y = 0; y < info.height; y++) for (let x = 0; x < info.width; x++) if (data[y * info.width + x]! < 110) { xs.push(x); ys.push(y); }
   if (xs.length < 40) return 0;
@@ -2118,7 +2144,7 @@ export async function splitTextLines(png: Buffer): Promise<Buffer[] | null> {
     const lh = r.b - r.a + 1, m = Math.round(lh / 3);
     const top = Math.max(0, r.a - m, i > 0 ? kept[i - 1]!.b + 1 : 0);
     const bottom = Math.min(h - 1, r.b + m, i + 1 < kept.length ? kept[i + 1]!.a - 1 : h - 1);
-    return sharp(data, { raw: { width: w, height: h, channels: 1 } }).extract({ left: 0, top, width: w, height: bottom - top + 1 }).png().toBuffer();
+    return sharp(data, { raw: { width: w, height: h, channels: 1 } }).extract({ left: 0, top, width: w, height: bottom - top + 1 }).png(CROP_PNG).toBuffer();
   }));
 }
 
