@@ -194,6 +194,23 @@ export async function runRealBench(dir: string, engine: DocumentEngine, onProgre
   return rows;
 }
 
+/**
+ * The machine, in the bench's own terms: CPU ms of one scan of a fixed image, median of `runs` after a
+ * warm-up. The machines these runs get differ by about two to one per core, so a latency figure is
+ * quoted with this beside it, and as a multiple of it, to compare runs across machines.
+ */
+export async function machineReference(engine: DocumentEngine, bytes: Buffer, runs = 5): Promise<number> {
+  await engine.scanMrz(bytes);
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    await engine.scanMrz(bytes);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return q(cpu, 0.5);
+}
+
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
 /** A rate with its count and 95 % interval: documents are the independent unit (lines of one document are not). */
 const withCi = (a: number, b: number) => { const w = wilson95(a, b); return b ? `${pct(a, b)} (${a}/${b}; 95% CI ${w.lo.toFixed(0)}–${w.hi.toFixed(0)}%)` : 'n/a'; };
@@ -249,7 +266,7 @@ export function stageReport(rows: RealRow[]): string[] {
   return ['Where the wall time goes (share of the documents\' summed wall time; the scan awaits one stage at a time):', '', ...out];
 }
 
-export function realReport(rows: RealRow[], dir: string): string {
+export function realReport(rows: RealRow[], dir: string, reference?: { ms: number; what: string }): string {
   const out: string[] = [];
   out.push(`# Real images: ${rows.length} specimen photos and scans (${dir})`, '');
   out.push('| set | images | MRZ found | lines exact | documents exact | valid | silent misreads (valid but wrong) | CPU p50 | CPU p95 | wall p50 | wall p95 |');
@@ -267,6 +284,10 @@ export function realReport(rows: RealRow[], dir: string): string {
   for (const c of [...new Set(rows.map((r) => r.capture))]) line(`all, ${c}`, rows.filter((r) => r.capture === c));
   for (const f of [...new Set(rows.map((r) => r.format))]) line(`all, ${f}`, rows.filter((r) => r.format === f));
   out.push('', 'CPU is process CPU time over all threads (tesseract runs in worker threads): the load-independent cost. Wall time on the shared 2-core machine is noisier.', '');
+  if (reference) {
+    const times = (rs: RealRow[]) => (rs.length ? `${(q(rs.map((r) => r.cpuMs), 0.5) / reference.ms).toFixed(2)}× / ${(q(rs.map((r) => r.cpuMs), 0.95) / reference.ms).toFixed(2)}×` : 'n/a');
+    out.push(`Machine reference: ${reference.what} takes ${reference.ms.toFixed(0)} ms of CPU on this machine (median of 5 after a warm-up). CPU p50 / p95 as multiples of it: held-out ${times(rows.filter((r) => r.set === 'held-out'))}, unseen ${times(rows.filter((r) => r.set === 'public'))}, all ${times(rows)}. The machines runs get differ by about two to one per core: compare runs on different machines by these multiples.`, '');
+  }
   out.push(...stageReport(rows), '');
   out.push('| image | set | lines exact | valid | reason | attempts | CPU ms |', '|---|---|---|---|---|---|---|');
   for (const r of rows) out.push(`| ${r.file} | ${r.set} | ${r.linesExact}/${r.linesTotal} | ${r.valid ? 'yes' : 'no'} | ${r.reason ?? ''} | ${r.attempts} | ${r.cpuMs.toFixed(0)} |`);

@@ -10,12 +10,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../platform/paths.js';
-import type { DocumentTruth } from '../tools/corpus/index.js';
+import { photograph, renderDocument, type DocumentTruth } from '../tools/corpus/index.js';
 import { normalizeName } from '../engine/document/compare.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
-import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, DOCUMENT_SETTINGS_V29, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
+import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, DOCUMENT_SETTINGS_V29, DOCUMENT_SETTINGS_V40, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
-import { compareRows, realReport, runRealBench, type Keystone, type RealRow } from './documents-real.js';
+import { compareRows, machineReference, realReport, runRealBench, type Keystone, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
 
@@ -82,6 +82,12 @@ if (argv.includes('--real') || argv.includes('--public')) {
   const realEngine = await createDocumentEngine(realSettings);
   const linePx = argv.includes('--line-px') ? { px: Number(opt('line-px', '')), reference: await createDocumentEngine(DOCUMENT_SETTINGS_V29) } : undefined;
   if (linePx && !(linePx.px >= 4)) throw new Error('--line-px N: N is a line height in pixels, 4 or more');
+  // The machine reference: document engine 3.28 (pinned, whatever --settings says) on a fixed synthetic
+  // passport photo, the same bytes on every machine.
+  const refDoc = await renderDocument({ template: 'moz-passport', seed: 101 });
+  const refEngine = realSettings.version === DOCUMENT_SETTINGS_V40.version ? realEngine : await createDocumentEngine(DOCUMENT_SETTINGS_V40);
+  const reference = { ms: await machineReference(refEngine, (await photograph(refDoc.image, 1)).image), what: "document engine 3.28's scan of a synthetic passport photo (tools/corpus moz-passport, seed 101)" };
+  if (refEngine !== realEngine) await refEngine.close();
   const realRows: RealRow[] = [];
   for (const [flag, unseen] of [['real', false], ['public', true]] as const) {
     if (!argv.includes(`--${flag}`)) continue;
@@ -91,7 +97,7 @@ if (argv.includes('--real') || argv.includes('--public')) {
   }
   await realEngine.close();
   await linePx?.reference.close();
-  process.stdout.write(`settings ${realSettings.version}\n\n` + realReport(realRows, [opt('real', ''), opt('public', '')].filter(Boolean).join(' + ')) + '\n\n');
+  process.stdout.write(`settings ${realSettings.version}\n\n` + realReport(realRows, [opt('real', ''), opt('public', '')].filter(Boolean).join(' + '), reference) + '\n\n');
   mkdirSync(path.join(REPO_ROOT, '.data'), { recursive: true });
   writeFileSync(path.join(REPO_ROOT, '.data', 'bench-documents-real.json'), JSON.stringify(realRows, null, 1));
   // `--compare OLD.json`: every report that differs from an earlier run's (a copy of its JSON above).

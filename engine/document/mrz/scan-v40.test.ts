@@ -5,7 +5,7 @@ import { isHeldOut } from '../../../bench/documents-real.js';
 import { expectSyntheticPasses, PUBLIC_TUNING, publicTuningTruth, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V39, DOCUMENT_SETTINGS_V40, MRZ_REC_3, MRZ_REC_4 } from '../index.js';
 import { MrzLineRecognizer } from './mrzrec.js';
-import { stageReport, type RealRow } from '../../../bench/documents-real.js';
+import { machineReference, realReport, stageReport, type RealRow } from '../../../bench/documents-real.js';
 import { photograph, renderDocument } from '../../../tools/corpus/index.js';
 
 /**
@@ -64,5 +64,16 @@ describe('document engine 3.28: the recogniser mrz-rec-4', () => {
     const shares = table[0]!.split('|').slice(3, -1).map((c) => Number(c.replace('%', '').trim()));
     expect(shares).toHaveLength(8);
     expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(4);
+  }, 120_000);
+
+  it('names its machine: the reference scan\'s CPU time, and latencies as multiples of it', async () => {
+    const doc = await renderDocument({ template: 'moz-passport', seed: 101 });
+    const ms = await machineReference(v40(), (await photograph(doc.image, 1)).image, 3);
+    expect(ms).toBeGreaterThan(0);
+    const row = (set: RealRow['set'], cpuMs: number): RealRow => ({ file: set, set, format: 'TD3', capture: 'scan', found: true, linesTotal: 2, linesExact: 2, docExact: true, valid: true, silent: false, reason: null, ms: cpuMs, cpuMs, attempts: 2 });
+    const report = realReport([row('held-out', 500), row('public', 2000)], 'x', { ms: 1000, what: 'the reference' });
+    expect(report).toContain('Machine reference: the reference takes 1000 ms of CPU');
+    expect(report).toContain('held-out 0.50× / 0.50×, unseen 2.00× / 2.00×');
+    expect(realReport([row('held-out', 500)], 'x')).not.toContain('Machine reference');
   }, 120_000);
 });
