@@ -19,9 +19,9 @@ import sharp from 'sharp';
  * The table itself comes from sharp, not from a re-derivation of the colour maths: a probe image of
  * a few hundred pixels, holding every grey level from the crop's lower bin to its largest plus a mass
  * in the lower bin, gives the same two integers (checked with the same model before use), so sharp's
- * `normalise()` of it maps each grey level exactly as it maps the crop's. Tables are kept per (lower, upper, largest bin):
- * there are at most a few thousand and a scan meets a few tens. Where no such image can be built the
- * crop goes through sharp's `normalise()` itself. `stretch.test.ts` holds the result to sharp's,
+ * `normalise()` of it maps each grey level exactly as it maps the crop's. Tables are kept per (lower,
+ * upper, largest bin): about ten thousand at most (256 bytes each), a few tens in a scan. Where no
+ * such probe can be built the crop goes through sharp's `normalise()` itself. `stretch.test.ts` holds the result to sharp's,
  * byte for byte, on real crops.
  */
 
@@ -31,7 +31,8 @@ const lightnessTable = () => (lightness ??= (async () => {
   const ramp = Buffer.alloc(256);
   for (let v = 0; v < 256; v++) ramp[v] = v;
   const { data } = await sharp(ramp, { raw: { width: 256, height: 1, channels: 1 } }).toColourspace('lab').raw({ depth: 'float' }).toBuffer({ resolveWithObject: true });
-  const lab = new Float32Array(data.buffer, data.byteOffset, data.length / 4);
+  // A copy, so the floats are aligned whatever offset the output buffer has.
+  const lab = new Float32Array(Uint8Array.from(data).buffer);
   const out = new Float32Array(256);
   for (let v = 0; v < 256; v++) out[v] = lab[v * 3]!;
   return out;
