@@ -49,6 +49,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.12-40': '8aac1d8b141c1a34df7cd2fa9b8e40adf79fd84e9a8b8424a48d7ccc4187c377',
   'ep-2026.12-41': '3f793bafffaa92cbca846e0fbd39922a85514099b2e0a0605d19f7bb90f71535',
   'ep-2026.12-42': 'ca8e49400a37e1e0e4ca5fc1f17b3b8a8365781237cd8dd86f73542d74c9bb5d',
+  'ep-2026.12-43': 'ef3e1b88e91086e21b43aadacf7f74bd05ae741dd102d7558241bbf8888dcd11',
 };
 
 describe('engine profiles', () => {

@@ -426,6 +426,16 @@ export interface ScanOptions {
    * the MRZ recogniser printed the document exactly, and the band was left unreadable.
    */
   dividedDissent?: boolean;
+  /**
+   * 3.29: a band's first read whose structure is sound but most of whose check digits fail, printed
+   * line for line by another reader family (the glyph reader or the MRZ recogniser), is the MRZ as
+   * printed: a template's dummy numbers, a misprint or an edit. It is reported at once as
+   * `mrz_check_digits_failed` (never valid) instead of reading every other band and turn to the budget
+   * and reporting `mrz_unreadable`. 2.5 already did so for one failing check digit confirmed by any
+   * second read; with most failing, only another family's identical read counts (two tesseract
+   * preprocessings share their errors).
+   */
+  misprintFamilies?: boolean;
 }
 
 /**
@@ -1427,6 +1437,8 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   let rightWayUp = false;
   /** 3.22 (`settledStop`): a band settled with most check digits holding: nothing more is read. */
   let closed = false;
+  /** 3.29 (`misprintFamilies`): the read a band settled on (3.22) when its check digits do not all hold. */
+  let settledMisprint: Interpreted | undefined;
   /** 2.5 (`conflictStop`): the valid tesseract reads of each band (both turns), and the bands stopped by two of them that disagree. */
   const validReads = new Map<number, Interpreted[]>();
   const conflicted = new Set<number>();
@@ -1686,6 +1698,11 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
         const again = await confirm(bi, b, flipped, r, misprintReads);
         if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
       }
+      // 3.29 (`misprintFamilies`): most check digits fail, yet another family prints the same lines.
+      if (opts.misprintFamilies && r?.parsed && r.parsed.structureErrors.length === 0 && r.checksOk < r.parsed.checks.length / 2) {
+        const again = await confirm(bi, b, flipped, r, misprintReads, false, true);
+        if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
+      }
       // 2.1: the band is the right way up but the read is not valid: read it again other ways
       // and vote per character.
       if (opts.retry && r?.parsed && r.checksOk >= r.parsed.checks.length / 2) {
@@ -1759,7 +1776,10 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
       // 3.22 (`settledStop`): settled with most check digits holding, the band is the MRZ, read
       // as it will read: no other band or search is read either (`closed`).
       if (opts.settledStop && settledBand(pool, family)) {
-        if (first.parsed && first.checksOk >= first.parsed.checks.length / 2) closed = true;
+        if (first.parsed && first.checksOk >= first.parsed.checks.length / 2) {
+          closed = true;
+          if (opts.misprintFamilies && first.parsed.structureErrors.length === 0 && first.checksOk < first.parsed.checks.length) settledMisprint = first;
+        }
         break;
       }
     }
@@ -1796,7 +1816,7 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   };
 
   /** A second, independent read must give the same name line; else the read is not `valid`. */
-  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[], mrzFirst = false): Promise<MrzScan> => {
+  const confirm = async (bi: number, b: MrzBand, flipped: boolean, r: Interpreted, log?: { variant: CropVariant | 'glyph' | 'rec' | 'mrz'; r: Interpreted | null }[], mrzFirst = false, familiesOnly = false): Promise<MrzScan> => {
     const nameLine = NAME_LINE[r.format];
     // Whole-MRZ agreement, not only the name line: two offsetting misreads can satisfy a check
     // digit (seen on a real Czech specimen: 9→2 and 1→I in the personal number).
@@ -1823,7 +1843,7 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
       return false;
     };
     confirmed = await otherFamilyConfirms();
-    for (const variant of confirmed ? [] : ['binary', 'small'] as const) {
+    for (const variant of confirmed || familiesOnly ? [] : ['binary', 'small'] as const) {
       // A valid read always gets one confirmation, whatever the budget.
       if (variant === 'small' && bandSpent(bi, b, flipped)) break;
       const t0 = Date.now();
@@ -1904,7 +1924,9 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
     if (!best) return { parsed: null, valid: false, reason: bands.length ? 'mrz_unreadable' : 'mrz_not_found', lineConfidence: [], confidence: 0, nameConfirmed: false, corrections: 0, attempts, bandsFound: bands.length };
     const b = best as { r: Interpreted; band: MrzBand; flipped: boolean };
     return {
-      parsed: b.r.parsed, valid: false, reason: !opts.honestReason && b.r.parsed && b.r.parsed.structureErrors.length === 0 ? 'mrz_check_digits_failed' : 'mrz_unreadable',
+      // 3.29 (`misprintFamilies`): a band settled by two families on one sound read whose check
+      // digits fail: the document's check digits fail as printed.
+      parsed: b.r.parsed, valid: false, reason: (!opts.honestReason && b.r.parsed && b.r.parsed.structureErrors.length === 0) || (settledMisprint && settledMisprint.format === b.r.format && settledMisprint.lines.join('|') === b.r.lines.join('|')) ? 'mrz_check_digits_failed' : 'mrz_unreadable',
       lineConfidence: b.r.confidences, confidence: Math.min(...b.r.confidences) / 2, nameConfirmed: false, corrections: b.r.corrections,
       band: { ...strip(b.band), flipped: b.flipped }, attempts, bandsFound: bands.length,
     };
