@@ -146,7 +146,7 @@ export const ZDocumentEngineSettings = z.object({
     reportSound: z.boolean().optional(),
     /** 3.27: check-valid versions settled by two families when the dissent's only family also prints the majority's version (`mrz/scan.ts` `dividedDissent`). */
     dividedDissent: z.boolean().optional(),
-    /** 3.29: a sound read most of whose check digits fail, printed alike by a second reader family, is reported as failing its check digits and ends the scan (`mrz/scan.ts` `misprintFamilies`). */
+    /** 3.29: a sound read most of whose check digits fail, printed alike by a second reader family, is reported as failing its check digits and ends the scan; a settled band's read that fails one says so too (`mrz/scan.ts` `misprintFamilies`). */
     misprintFamilies: z.boolean().optional(),
     /** 3.12: the band search at the frame's second text direction when the best band does not read, and last when no band was found (`mrz/scan.ts` `secondText`). */
     secondText: z.boolean().optional(),
@@ -711,8 +711,8 @@ export const DOCUMENT_SETTINGS_V40: TDocumentEngineSettings = {
 /**
  * Document engine 3.29 (`DOCUMENT_SETTINGS_V41`): 3.28 with a band whose first read is sound in
  * structure but fails most of its check digits, and which another reader family prints alike, reported
- * as `mrz_check_digits_failed` at once (`scan.misprintFamilies`) (engine/document/README.md
- * "Document engine 3.29").
+ * as `mrz_check_digits_failed` at once, and a band 3.22 settled on a read that fails a check digit
+ * reported so too (`scan.misprintFamilies`) (engine/document/README.md "Document engine 3.29").
  */
 export const DOCUMENT_SETTINGS_V41: TDocumentEngineSettings = {
   ...DOCUMENT_SETTINGS_V40,

@@ -433,7 +433,8 @@ export interface ScanOptions {
    * `mrz_check_digits_failed` (never valid) instead of reading every other band and turn to the budget
    * and reporting `mrz_unreadable`. 2.5 already did so for one failing check digit confirmed by any
    * second read; with most failing, only another family's identical read counts (two tesseract
-   * preprocessings share their errors).
+   * preprocessings share their errors). Also, a band 3.22 settled (`settledStop`) on a read that fails a
+   * check digit reports `mrz_check_digits_failed`; that read stays unconfirmed.
    */
   misprintFamilies?: boolean;
 }
