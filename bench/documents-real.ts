@@ -254,8 +254,9 @@ export function reasonReport(rows: RealRow[]): string[] {
   const out = ['| set | printed check digits | documents | valid | mrz_check_digits_failed | mrz_unreadable | mrz_not_found | other |', '|---|---|---|---|---|---|---|---|'];
   const sets: [string, RealRow[]][] = [['tuning', rows.filter((r) => r.set === 'tuning')], ['**held-out**', rows.filter((r) => r.set === 'held-out')], ['**public (unseen)**', rows.filter((r) => r.set === 'public')]];
   for (const [label, rs] of sets) {
-    for (const [holds, name] of [[false, 'fail'], [true, 'hold']] as const) {
-      const g = rs.filter((r) => (r.checksValid ?? true) === holds);
+    // A truth that does not record its check digits is counted apart, never as holding.
+    for (const [holds, name] of [[false, 'fail'], [true, 'hold'], [undefined, 'not recorded']] as const) {
+      const g = rs.filter((r) => r.checksValid === holds);
       if (!g.length) continue;
       const n = (reason: string | null) => g.filter((r) => !r.valid && r.reason === reason).length;
       const other = g.filter((r) => !r.valid && !['mrz_check_digits_failed', 'mrz_unreadable', 'mrz_not_found'].includes(r.reason ?? '')).length;
