@@ -243,6 +243,9 @@ export function compareRows(before: RealRow[], after: RealRow[]): string {
   return out.join('\n');
 }
 
+/** The three sets as the per-set tables name them. */
+const SET_LABELS = [['tuning', 'tuning'], ['**held-out**', 'held-out'], ['**public (unseen)**', 'public']] as const;
+
 /**
  * The reason each unconfirmed document is reported with, against its truth: a document whose printed
  * check digits fail (a specimen's dummy numbers, a misprint, an edit) should say
@@ -252,8 +255,8 @@ export function compareRows(before: RealRow[], after: RealRow[]): string {
  */
 export function reasonReport(rows: RealRow[]): string[] {
   const out = ['| set | printed check digits | documents | valid | mrz_check_digits_failed | mrz_unreadable | mrz_not_found | other |', '|---|---|---|---|---|---|---|---|'];
-  const sets: [string, RealRow[]][] = [['tuning', rows.filter((r) => r.set === 'tuning')], ['**held-out**', rows.filter((r) => r.set === 'held-out')], ['**public (unseen)**', rows.filter((r) => r.set === 'public')]];
-  for (const [label, rs] of sets) {
+  for (const [label, set] of SET_LABELS) {
+    const rs = rows.filter((r) => r.set === set);
     // A truth that does not record its check digits is counted apart, never as holding.
     for (const [holds, name] of [[false, 'fail'], [true, 'hold'], [undefined, 'not recorded']] as const) {
       const g = rs.filter((r) => r.checksValid === holds);
@@ -267,6 +270,7 @@ export function reasonReport(rows: RealRow[]): string[] {
 }
 
 const STAGES: (keyof ScanStages)[] = ['locate', 'crop', 'tesseract', 'glyph', 'lines', 'mrz', 'rec'];
+
 
 /**
  * Where the scan's wall time goes, per set: each stage's share of all the set's documents' time, and
@@ -282,7 +286,7 @@ export function stageReport(rows: RealRow[]): string[] {
     const other = 1 - shares.reduce((a, b) => a + b, 0);
     out.push(`| ${label} | ${timed.length} | ${[...shares, other].map((x) => `${(100 * x).toFixed(0)} %`).join(' | ')} |`);
   };
-  for (const [label, set] of [['tuning', 'tuning'], ['**held-out**', 'held-out'], ['**public (unseen)**', 'public']] as const) {
+  for (const [label, set] of SET_LABELS) {
     const rs = rows.filter((r) => r.set === set);
     line(label, rs);
     const slow = [...rs].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, Math.ceil(rs.length / 10)));

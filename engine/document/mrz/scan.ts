@@ -1694,14 +1694,13 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
       }
       // One check digit off with a sound structure: if a second read prints the same lines, the
       // document itself says so (a misprinted check digit), and other bands will not change it.
+      // 3.29 (`misprintFamilies`): most check digits fail, yet another family prints the same lines
+      // (only another family's read counts then: `confirm`'s families-only mode).
       const misprintReads = [...earlier];
-      if (r?.parsed && r.parsed.structureErrors.length === 0 && r.checksOk === r.parsed.checks.length - 1) {
-        const again = await confirm(bi, b, flipped, r, misprintReads);
-        if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
-      }
-      // 3.29 (`misprintFamilies`): most check digits fail, yet another family prints the same lines.
-      if (opts.misprintFamilies && r?.parsed && r.parsed.structureErrors.length === 0 && r.checksOk < r.parsed.checks.length / 2) {
-        const again = await confirm(bi, b, flipped, r, misprintReads, false, true);
+      const oneOff = !!r?.parsed && r.checksOk === r.parsed.checks.length - 1;
+      const mostFail = !!opts.misprintFamilies && !!r?.parsed && r.checksOk < r.parsed.checks.length / 2;
+      if (r?.parsed && r.parsed.structureErrors.length === 0 && (oneOff || mostFail)) {
+        const again = await confirm(bi, b, flipped, r, misprintReads, false, !oneOff);
         if (again.nameConfirmed) return { ...again, valid: false, reason: 'mrz_check_digits_failed' };
       }
       // 2.1: the band is the right way up but the read is not valid: read it again other ways
