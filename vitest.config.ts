@@ -16,9 +16,10 @@ export default defineConfig({
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           testTimeout: 120_000,
           // Both cores of CI's 2-core machine (vitest's default is one fewer than the cores): the unit
-          // files share nothing on disk or on ports, and ran in 336 s instead of about 430 s. They run
-          // first; the integration files then run one at a time, as before (vitest groups a project
-          // without file parallelism after the others).
+          // files share nothing on disk or on ports, and ran in 336 s instead of about 430 s. `npm test`
+          // (scripts/test.ts) runs this project in a vitest process of its own, at a lower priority,
+          // beside the integration one: within one process vitest would run a project without file
+          // parallelism only after every other project.
           maxWorkers: 2,
         },
       },
