@@ -14,6 +14,8 @@ import { REPO_ROOT, sharedDir } from '../engine/assets.js';
 import type { DocumentEngine, MrzScan } from '../engine/document/index.js';
 import type { ScanStages } from '../engine/document/mrz/scan.js';
 import { homography, warp, type Point } from '../engine/document/image/warp.js';
+import { decodeBmp } from '../engine/document/image/bmp.js';
+import { degrade, degradationFor, type DegradationKind, type Severity } from '../tools/corpus/index.js';
 
 export interface RealTruth { file: string; mrz_lines: string[]; format: string; capture?: string; checks_valid?: boolean; /** Other MRZs in the same picture that count as right too (two cards in one photo). */ mrz_alternatives?: string[][] }
 
@@ -153,12 +155,44 @@ export async function keystonedPrint(bytes: Buffer, side: KeystoneSide, k: numbe
   }
 }
 
-export async function runRealBench(dir: string, engine: DocumentEngine, onProgress?: (n: number, total: number) => void, unseen = false, tuningOnly = false, scale?: number, rotate?: number, keystone?: Keystone, linePx?: LinePx): Promise<RealRow[]> {
+/**
+ * The photometric defects of the synthetic corpus (tools/corpus/degrade.ts, the same parameters per
+ * severity) that `--degrade KIND[:SEVERITY]` lays over real tuning images: the shadows, glare, JPEG
+ * artefacts, defocus, sensor noise and low resolution that issue 12 item 1 names, on print that is
+ * real. Turns and perspective have their own options (`--rotate`, `--keystone`).
+ */
+export const REAL_DEGRADATIONS = ['blur', 'noise', 'jpeg', 'uneven_light', 'glare', 'low_resolution'] as const satisfies readonly DegradationKind[];
+export interface RealDegradation { kind: (typeof REAL_DEGRADATIONS)[number]; severity: Severity }
+
+/**
+ * A tuning image with one corpus degradation (`--degrade`): EXIF orientation applied, the defect drawn
+ * with a seed taken from the file name (the same picture gets the same shadow angle, glare spot and
+ * noise on every run), saved at JPEG quality 90 unless the defect is the JPEG itself. Null for a
+ * format sharp does not decode.
+ */
+export async function degradedPrint(bytes: Buffer, file: string, d: RealDegradation): Promise<Buffer | null> {
+  try {
+    // BMP (two vendor samples of the real tuning set) through the engine's own decoder: sharp has none.
+    const bmp = decodeBmp(bytes, 100_000_000);
+    const upright = bmp
+      ? await sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: bmp.channels } }).png().toBuffer()
+      : await sharp(bytes).rotate().removeAlpha().png().toBuffer();
+    const seed = createHash('sha256').update(file).digest().readUInt32BE(0);
+    // The quad is not used by the photometric defects (low_resolution scales it along, unused here).
+    const scene = await degrade({ image: upright, quad: [] }, degradationFor(d.kind, d.severity, seed));
+    return d.kind === 'jpeg' ? scene.image : await sharp(scene.image).jpeg({ quality: 90 }).toBuffer();
+  } catch {
+    return null;
+  }
+}
+
+export async function runRealBench(dir: string, engine: DocumentEngine, onProgress?: (n: number, total: number) => void, unseen = false, tuningOnly = false, scale?: number, rotate?: number, keystone?: Keystone, linePx?: LinePx, degradation?: RealDegradation): Promise<RealRow[]> {
   // Scaled and turned images are a tuning-side measure: never of held-out or unseen images.
   if (scale !== undefined && (unseen || !tuningOnly)) throw new Error('--scale reads tuning images only: use it with --tuning-only and without --public');
   if (rotate !== undefined && (unseen || !tuningOnly)) throw new Error('--rotate reads tuning images only: use it with --tuning-only and without --public');
   if (keystone !== undefined && (unseen || !tuningOnly)) throw new Error('--keystone reads tuning images only: use it with --tuning-only and without --public');
   if (linePx !== undefined && (unseen || !tuningOnly)) throw new Error('--line-px reads tuning images only: use it with --tuning-only and without --public');
+  if (degradation !== undefined && (unseen || !tuningOnly)) throw new Error('--degrade reads tuning images only: use it with --tuning-only and without --public');
   const truths = readFileSync(path.join(dir, 'ground_truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth).filter((t) => !tuningOnly || !isHeldOut(t));
   const rows: RealRow[] = [];
   // Warm the tesseract worker so the first image does not carry its start-up.
@@ -167,7 +201,8 @@ export async function runRealBench(dir: string, engine: DocumentEngine, onProgre
     const read = readFileSync(path.join(dir, t.file));
     const small = linePx !== undefined ? await lineHeightPrint(read, linePx) : scale === undefined ? read : await smallPrint(read, scale);
     const turned = rotate === undefined || !small ? small : await turnedPrint(small, rotate);
-    const bytes = keystone === undefined || !turned ? turned : await keystonedPrint(turned, keystone.side, keystone.k);
+    const warped = keystone === undefined || !turned ? turned : await keystonedPrint(turned, keystone.side, keystone.k);
+    const bytes = degradation === undefined || !warped ? warped : await degradedPrint(warped, t.file, degradation);
     if (!bytes) continue;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--tuning-only --scale 0.22 --rotate 90 --keystone top:0.2 --line-px 8] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
+ * `npm run bench:documents [-- --real <dir>] [--public <dir>] [--tuning-only --scale 0.22 --rotate 90 --keystone top:0.2 --line-px 8 --degrade uneven_light:heavy] [--settings v2|v3|v4|v5|v6|v7|v8|v9|v8-nolines|v8-maskonly|v8-nogrow|v8-nocap|v7-noconflict|v7-conflictall|v7-oldreason|v7-nofaint|v6-nostop|v6-nocap|v4-noglyph|v4-weakglyph|v5-luma|v5-value|v5-noupscale|v5-nojoin|v5-strongglyph] [--tuning-only]
  *   [--real-only] [--corpus .data/corpus --limit N --synthetic-settings v1|v2|v3|v4|v5]`:
  * with `--real`, MRZ finding and reading on real specimen images first (engine settings 2.x,
  * tuning and held-out sets reported apart, `bench/documents-real.ts`); `--public` adds the second,
@@ -15,7 +15,7 @@ import { normalizeName } from '../engine/document/compare.js';
 import { CURRENT_ENGINE_PROFILE } from '../domain/engine-profile.js';
 import { createDocumentEngine, DOCUMENT_SETTINGS_BY_NAME, DOCUMENT_SETTINGS_V3, DOCUMENT_SETTINGS_V4, DOCUMENT_SETTINGS_V5, DOCUMENT_SETTINGS_V6, DOCUMENT_SETTINGS_V7, DOCUMENT_SETTINGS_V8, DOCUMENT_SETTINGS_V12, DOCUMENT_SETTINGS_V18, DOCUMENT_SETTINGS_V29, DOCUMENT_SETTINGS_V40, type DocumentEngineSettings, type DocumentType, type TDocumentEngineSettings } from '../engine/document/index.js';
 import { engineProfile } from '../engine/profiles.js';
-import { compareRows, machineReference, realReport, runRealBench, type Keystone, type RealRow } from './documents-real.js';
+import { compareRows, machineReference, realReport, REAL_DEGRADATIONS, runRealBench, type Keystone, type RealDegradation, type RealRow } from './documents-real.js';
 import { CALIBRATED, templateById } from '../engine/document/templates/catalogue.js';
 import { buildCorpus, type CorpusEntry } from '../scripts/corpus.js';
 
@@ -34,6 +34,16 @@ const opt = (n: string, d: string) => (argv.includes(`--${n}`) ? argv[argv.index
 // locator measures them at full size (`lineHeightPrint`); images it does not find are left out.
 // `--compare OLD.json` (with `--real`/`--public`): after the report, every image whose reported lines, validity,
 // reason or exact lines differ from an earlier run's `.data/bench-documents-real.json` (copied aside first).
+// `--degrade KIND[:SEVERITY]` (the same way) reads each tuning image with one of the synthetic corpus's
+// photometric defects laid over it (blur, noise, jpeg, uneven_light, glare, low_resolution; moderate or
+// heavy, default moderate): shadows, glare and JPEG artefacts on real print (issue 12 item 1).
+function degradeOpt(): RealDegradation | undefined {
+  if (!argv.includes('--degrade')) return undefined;
+  const [kind, severity = 'moderate'] = opt('degrade', '').split(':');
+  if (!(REAL_DEGRADATIONS as readonly string[]).includes(kind!)) throw new Error(`--degrade KIND[:SEVERITY]: KIND is one of ${REAL_DEGRADATIONS.join(', ')}`);
+  if (severity !== 'moderate' && severity !== 'heavy') throw new Error('--degrade KIND[:SEVERITY]: SEVERITY is moderate or heavy');
+  return { kind: kind as RealDegradation['kind'], severity };
+}
 function keystoneOpt(): Keystone | undefined {
   if (!argv.includes('--keystone')) return undefined;
   const [side, k] = opt('keystone', '').split(':');
@@ -92,7 +102,7 @@ if (argv.includes('--real') || argv.includes('--public')) {
   for (const [flag, unseen] of [['real', false], ['public', true]] as const) {
     if (!argv.includes(`--${flag}`)) continue;
     const d = path.resolve(process.cwd(), opt(flag, ''));
-    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined, argv.includes('--rotate') ? Number(opt('rotate', '')) : undefined, keystoneOpt(), linePx));
+    realRows.push(...await runRealBench(d, realEngine, (n, t) => process.stderr.write(`\r${flag} ${n}/${t}`), unseen, argv.includes('--tuning-only') && !unseen, argv.includes('--scale') ? Number(opt('scale', '')) : undefined, argv.includes('--rotate') ? Number(opt('rotate', '')) : undefined, keystoneOpt(), linePx, degradeOpt()));
     process.stderr.write('\n');
   }
   await realEngine.close();
