@@ -31,10 +31,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { decodeBmp, isBmp } from '../engine/document/image/bmp.js';
 import { crosshair, glyphHeight, highlightBar, tint } from './degrade.js';
 import { locateMrzBands } from '../engine/document/mrz/locate.js';
-import { isHeldOut, type RealTruth } from './documents-real.js';
+import { decodedInput, isHeldOut, type RealTruth } from './documents-real.js';
 
 const args = process.argv.slice(2);
 const vi = args.indexOf('--variants');
@@ -83,10 +82,7 @@ const eights: { t: RealTruth; base: string; data: Buffer; width: number; height:
 for (const t of unique) {
   const bytes = readFileSync(path.join(src, t.file));
   // Three channels whatever the source (grey PNGs decode to one).
-  // Regula's samples are BMPs named .jpg: decode them as the engine does.
-  const bmp = isBmp(bytes) ? decodeBmp(bytes, 40_000_000) : null;
-  const input = bmp ? sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: 3 } }) : sharp(bytes);
-  const { data, info } = await input.rotate().removeAlpha().toColourspace('srgb').joinChannel([]).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await decodedInput(bytes).rotate().removeAlpha().toColourspace('srgb').joinChannel([]).raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 3) throw new Error(`${t.file}: ${info.channels} channels`);
   const { width: w, height: h } = info;
   const base = t.file.replace(/\.[^.]+$/, '');

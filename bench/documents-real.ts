@@ -8,13 +8,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { wilson95 } from './stats.js';
 import { REPO_ROOT, sharedDir } from '../engine/assets.js';
 import type { DocumentEngine, MrzScan } from '../engine/document/index.js';
 import type { ScanStages } from '../engine/document/mrz/scan.js';
 import { homography, warp, type Point } from '../engine/document/image/warp.js';
-import { decodeBmp } from '../engine/document/image/bmp.js';
+import { decodeBmp, isBmp } from '../engine/document/image/bmp.js';
 import { degrade, degradationFor, type DegradationKind, type Severity } from '../tools/corpus/index.js';
 
 export interface RealTruth { file: string; mrz_lines: string[]; format: string; capture?: string; checks_valid?: boolean; /** Other MRZs in the same picture that count as right too (two cards in one photo). */ mrz_alternatives?: string[][] }
@@ -165,18 +165,23 @@ export const REAL_DEGRADATIONS = ['blur', 'noise', 'jpeg', 'uneven_light', 'glar
 export interface RealDegradation { kind: (typeof REAL_DEGRADATIONS)[number]; severity: Severity }
 
 /**
+ * A real image as sharp input: Regula's samples are BMPs (named .jpg), which sharp's libvips cannot load,
+ * so they go through the engine's own decoder, at the engine's pixel limit.
+ */
+export function decodedInput(bytes: Buffer): Sharp {
+  const bmp = isBmp(bytes) ? decodeBmp(bytes, 40_000_000) : null;
+  return bmp ? sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: bmp.channels } }) : sharp(bytes);
+}
+
+/**
  * A tuning image with one corpus degradation (`--degrade`): EXIF orientation applied, the defect drawn
  * with a seed taken from the file name (the same picture gets the same shadow angle, glare spot and
  * noise on every run), saved at JPEG quality 90 unless the defect is the JPEG itself. Null for a
- * format sharp does not decode.
+ * format neither sharp nor the engine's BMP decoder reads.
  */
 export async function degradedPrint(bytes: Buffer, file: string, d: RealDegradation): Promise<Buffer | null> {
   try {
-    // BMP (two vendor samples of the real tuning set) through the engine's own decoder: sharp has none.
-    const bmp = decodeBmp(bytes, 100_000_000);
-    const upright = bmp
-      ? await sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: bmp.channels } }).png().toBuffer()
-      : await sharp(bytes).rotate().removeAlpha().png().toBuffer();
+    const upright = await decodedInput(bytes).rotate().removeAlpha().png().toBuffer();
     const seed = createHash('sha256').update(file).digest().readUInt32BE(0);
     // The quad is not used by the photometric defects (low_resolution scales it along, unused here).
     const scene = await degrade({ image: upright, quad: [] }, degradationFor(d.kind, d.severity, seed));
