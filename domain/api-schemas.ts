@@ -296,7 +296,9 @@ export const ZInvitation = z
   .object({ id: z.string(), email: z.string(), role: ZRole, status: z.enum(['pending', 'accepted', 'revoked']), created_at: z.string() })
   .meta({ id: 'Invitation' });
 export const ZInvitationBody = z
-  .object({ email: z.string().trim().toLowerCase().pipe(z.email().max(320)), role: ZRole })
+  // Trimmed and lowercased before the format check, as checks on one string (not a pipe into z.email(), whose
+  // input side the OpenAPI document would show as a plain string).
+  .object({ email: z.string().trim().toLowerCase().email().max(320), role: ZRole })
   .strict()
   .meta({ id: 'InvitationCreate' });
 export const ZRoleBody = z.object({ role: ZRole }).strict().meta({ id: 'RoleChange' });

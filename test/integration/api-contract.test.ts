@@ -127,6 +127,11 @@ describe('OpenAPI', () => {
     }
     expect(r.body.webhooks['verification.reviewed'].post.description).toContain('review: { state, at }');
     expect(Object.keys(r.body.components.schemas.WebhookEvent.properties)).toEqual(expect.arrayContaining(['customer_disposition', 'review']));
+    // The document is as strict as the validation where JSON Schema can say it: the invitation body a
+    // client sends documents its email as an email (its input schema once showed a plain string, a trimmed
+    // one piped into z.email(), so clients and the fuzzer sent "" and any text).
+    const ref: string = r.body.paths['/v1/team/invitations'].post.requestBody.content['application/json'].schema.$ref;
+    expect(r.body.components.schemas[ref.split('/').pop()!].properties.email).toMatchObject({ type: 'string', format: 'email', maxLength: 320 });
     const docs = await fetch(`${(await import('../helpers.js')).stack().apiUrl}/v1/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');
