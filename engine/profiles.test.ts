@@ -50,6 +50,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.12-41': '3f793bafffaa92cbca846e0fbd39922a85514099b2e0a0605d19f7bb90f71535',
   'ep-2026.12-42': 'ca8e49400a37e1e0e4ca5fc1f17b3b8a8365781237cd8dd86f73542d74c9bb5d',
   'ep-2026.12-43': 'ef3e1b88e91086e21b43aadacf7f74bd05ae741dd102d7558241bbf8888dcd11',
+  'ep-2026.12-44': 'a1d309c07acb762d9af3ca1760df31e31b7d9a43eef0afb6d01c19fe4f255bde',
 };
 
 describe('engine profiles', () => {

@@ -245,6 +245,26 @@ export function withoutSpecks(mask: Uint8Array, w: number, h: number): Uint8Arra
   return morph(morph(mask, w, h, 2, 2, false, true), w, h, 2, 2, true, true);
 }
 
+/**
+ * 3.30 (`thin`): the mask without its small components (under `THIN_SPECK_PX` pixels), every thin
+ * stroke kept. The 2×2 opening of `withoutSpecks` also erases strokes one pixel wide, and print whose
+ * strokes are that thin at the working size (a light typeface, a photo that shrinks to it) loses its
+ * characters before lines form. Only a later search uses it: on the tuning side, using it for every
+ * search lost three bands the opening finds (thin lines it keeps bridge or crowd them).
+ */
+export function withoutSmallComponents(mask: Uint8Array, w: number, h: number): Uint8Array {
+  const labels = new Int32Array(w * h);
+  const parts = components(mask, w, h, labels);
+  const out = new Uint8Array(w * h);
+  for (let i = 0; i < out.length; i++) {
+    const l = labels[i]!;
+    if (l && parts[l - 1]!.px >= THIN_SPECK_PX) out[i] = 1;
+  }
+  return out;
+}
+/** Components smaller than this (working-size pixels) are specks to `withoutSmallComponents`: a chevron or a `1` at 10 px is larger. */
+const THIN_SPECK_PX = 8;
+
 /** A long, straight, thin blob that runs at a small angle to the rows (2.2, `tilt`). */
 export interface TiltedLine { deg: number; x0: number; x1: number; cy: number; thickness: number }
 
@@ -378,7 +398,7 @@ export function groupBands(blobs: Blob[], imageWidth: number, spans?: ReadonlyMa
  * blackhat mask; `bench/mrz-detectors.ts` plugs the PaddleOCR detector in here to compare.
  */
 /** `knownMask`: `textMask(g)` at level 1, when the caller already has it (the angle search's). */
-export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean, faint?: number, stripLines?: boolean, knownMask?: Uint8Array) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
+export type LineFinder = (g: Gray, tilt?: boolean, adaptiveJoin?: boolean, faint?: number, stripLines?: boolean, knownMask?: Uint8Array, thin?: boolean) => Promise<{ blobs: Blob[][]; mask: Uint8Array; tilts?: number[] }>;
 
 /**
  * Median height (px) of the character-sized ink components of a text mask: blobs 4 px or taller,
@@ -439,7 +459,7 @@ export function stripMaskLines(mask: Uint8Array, w: number, h: number): Uint8Arr
 /** 2.6: the thickest line (working-size pixels) `stripMaskLines` takes out. */
 const LINE_PX = 4;
 
-export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false, faint = 1, stripLines = false, knownMask = undefined) => {
+export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin = false, faint = 1, stripLines = false, knownMask = undefined, thin = false) => {
   const text = knownMask && faint === 1 ? knownMask : textMask(g, faint);
   const mask = stripLines ? stripMaskLines(text, g.width, g.height) : text;
   // Characters are joined across their gaps; the gap scales with the text, so two joins.
@@ -453,7 +473,7 @@ export const classicalLines: LineFinder = async (g, tilt = false, adaptiveJoin =
     const join = Math.round(0.9 * gh);
     if (join > 17) joins.push(join);
   }
-  const opened = withoutSpecks(mask, g.width, g.height);
+  const opened = thin ? withoutSmallComponents(mask, g.width, g.height) : withoutSpecks(mask, g.width, g.height);
   const found = joins.map((join) => lineBlobsAndTilts(mask, g.width, g.height, join, tilt, opened));
   // Per join: pooled, pieces of one line found at both joins would pair with each other.
   const stacks = tilt ? found.map((f) => tiltedStacks(f.tilted)[0]).filter((d): d is { deg: number; len: number } => !!d) : [];
@@ -480,6 +500,8 @@ export interface LocateOptions {
   faint?: number;
   /** 2.6: long thin straight lines are taken out of the text mask before lines are formed (`stripMaskLines`). */
   stripLines?: boolean;
+  /** 3.30: specks are small components, not what a 2×2 opening erases, so one-pixel strokes stay (`withoutSmallComponents`). */
+  thin?: boolean;
   /**
    * 2.7: lines are also paired as if each were grown sideways through its filler gaps (`extend`);
    * bands only that pairing forms come after every strictly paired band, at most one of them.
@@ -620,7 +642,7 @@ export async function locateMrzBands(src: { data: Buffer; width: number; height:
     searched.push(angle);
     const turned = await turnedCopy(angle);
     // Tilt passes look for tilts themselves only in the passes asked for, not in their own.
-    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint, opts.stripLines, maskOf(angle, turned));
+    const found = await (opts.lines ?? classicalLines)(turned, opts.tilt && qi < angles.length, opts.adaptiveJoin, opts.faint, opts.stripLines, maskOf(angle, turned), opts.thin);
     // Lines descending to the right by d degrees become level after a further turn by −d.
     for (const d of found.tilts ?? []) {
       const next = Math.round((angle - d) * 4) / 4;

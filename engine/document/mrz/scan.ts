@@ -67,6 +67,8 @@ export interface ScanOptions {
    * across that band's reads. Absent: 2.0 behaviour.
    */
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean; /** 3.17: bands under perspective made rectangles (`rectify.ts`). */ rectify?: boolean };
+  /** 3.30: once the best band has not read, one more band search with one-pixel strokes kept (`locate.ts` `withoutSmallComponents`). */
+  thinSearch?: boolean;
   /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
   tilt?: boolean;
   /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
@@ -1893,6 +1895,8 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
     const side = fineWorkSide(img, opts.workSide, opts.fineSearch!);
     return side === null ? undefined : (await locate(img, { ...search, workSide: side })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
   };
+  /** 3.30 (`thinSearch`): the most MRZ-like stack of the search that keeps one-pixel strokes, if not already found. */
+  const thinBand = async () => (await locate(img, { ...search, thin: true })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
   /** Whether the first search found a band (then the later searches ran after the best one failed). */
   const firstFound = bands.length > 0;
   /** The searches after the best band did not read: once per image. */
@@ -1916,6 +1920,11 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
     // 3.21 (`fineSearch`): the same search on a larger working image.
     if (opts.fineSearch && !spent()) {
       const found = await fineBand();
+      if (found) placeNext(found);
+    }
+    // 3.30 (`thinSearch`): the same search with one-pixel strokes kept (`withoutSmallComponents`).
+    if (opts.thinSearch && !spent()) {
+      const found = await thinBand();
       if (found) placeNext(found);
     }
   };
@@ -1970,22 +1979,25 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   // faint search (on the tuning side a faint MRZ went unread when this search came first and its
   // band, in a zoomed inset's slanted print, spent the read budget).
   const second = textTurn.second;
-  if (opts.secondText && !firstFound && second !== undefined && !(best as { r: Interpreted } | null)?.r.valid && !spent() && !searchedAt(second)) {
-    const found = await searchAt(second);
-    if (found && !known(found)) {
-      bands.push(found);
-      const done = await readBand(bands.length - 1, found);
-      if (done) return done;
-    }
-  }
-  // 3.21 (`fineSearch`): the first search found no band, so no later searches ran: the larger working image last.
-  if (opts.fineSearch && !firstFound && !(best as { r: Interpreted } | null)?.r.valid && !spent()) {
-    const found = await fineBand();
-    if (found) {
-      bands.push(found);
-      const done = await readBand(bands.length - 1, found);
-      if (done) return done;
-    }
+  /** A search of the first search's own later ones, when it found no band: its band read, if it finds a new one. */
+  const lastSearch = async (search: () => Promise<MrzBand | undefined>): Promise<MrzScan | null> => {
+    if (firstFound || (best as { r: Interpreted } | null)?.r.valid || spent()) return null;
+    const found = await search();
+    if (!found || known(found)) return null;
+    bands.push(found);
+    return readBand(bands.length - 1, found);
+  };
+  const lastSearches = [
+    opts.secondText && second !== undefined && !searchedAt(second) ? () => searchAt(second) : null,
+    // 3.21 (`fineSearch`): the larger working image.
+    opts.fineSearch ? fineBand : null,
+    // 3.30 (`thinSearch`): one-pixel strokes kept, after everything else (an MRZ whose strokes the opening
+    // erased may be all the print there is, so that the first search found nothing).
+    opts.thinSearch ? thinBand : null,
+  ];
+  for (const search of lastSearches) {
+    const done = search && (await lastSearch(search));
+    if (done) return done;
   }
   return unread();
 }
