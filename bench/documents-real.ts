@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { wilson95 } from './stats.js';
 import { REPO_ROOT, sharedDir } from '../engine/assets.js';
-import type { DocumentEngine, MrzScan } from '../engine/document/index.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type DocumentEngine, type MrzScan } from '../engine/document/index.js';
 import type { ScanStages } from '../engine/document/mrz/scan.js';
 import { homography, warp, type Point } from '../engine/document/image/warp.js';
 import { decodeBmp, isBmp } from '../engine/document/image/bmp.js';
@@ -169,7 +169,7 @@ export interface RealDegradation { kind: (typeof REAL_DEGRADATIONS)[number]; sev
  * so they go through the engine's own decoder, at the engine's pixel limit.
  */
 export function decodedInput(bytes: Buffer): Sharp {
-  const bmp = isBmp(bytes) ? decodeBmp(bytes, 40_000_000) : null;
+  const bmp = isBmp(bytes) ? decodeBmp(bytes, DEFAULT_DOCUMENT_SETTINGS.maxInputPixels) : null;
   return bmp ? sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: bmp.channels } }) : sharp(bytes);
 }
 

@@ -1888,15 +1888,17 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   const searchAt = async (angle: number) => (await locate(img, { ...search, maxBands: 1, angles: [angle], tilt: false })).find((b) => !b.fallback);
   /** A band already searched that way: a band in the list at that angle. */
   const searchedAt = (angle: number) => bands.some((b) => Math.abs(b.angle - angle) < 0.75);
+  /** A later search's most MRZ-like strictly paired stack that is not a band already in the list. */
+  const newStack = (found: MrzBand[]) => found.find((m) => !m.fallback && m.lines >= 2 && !known(m));
   /** 3.21 (`fineSearch`): the most MRZ-like stack of the search on a larger working image, if not already found. */
   // Only a frame the finer copy still shrinks (`fineWorkSide`): enlarged, a 1 000-px card photo under
   // perspective ranked a caption stack above its MRZ.
   const fineBand = async () => {
     const side = fineWorkSide(img, opts.workSide, opts.fineSearch!);
-    return side === null ? undefined : (await locate(img, { ...search, workSide: side })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
+    return side === null ? undefined : newStack(await locate(img, { ...search, workSide: side }));
   };
   /** 3.30 (`thinSearch`): the most MRZ-like stack of the search that keeps one-pixel strokes, if not already found. */
-  const thinBand = async () => (await locate(img, { ...search, thin: true })).find((m) => !m.fallback && m.lines >= 2 && !known(m));
+  const thinBand = async () => newStack(await locate(img, { ...search, thin: true }));
   /** Whether the first search found a band (then the later searches ran after the best one failed). */
   const firstFound = bands.length > 0;
   /** The searches after the best band did not read: once per image. */
@@ -1980,9 +1982,9 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   // band, in a zoomed inset's slanted print, spent the read budget).
   const second = textTurn.second;
   /** A search of the first search's own later ones, when it found no band: its band read, if it finds a new one. */
-  const lastSearch = async (search: () => Promise<MrzBand | undefined>): Promise<MrzScan | null> => {
+  const lastSearch = async (find: () => Promise<MrzBand | undefined>): Promise<MrzScan | null> => {
     if (firstFound || (best as { r: Interpreted } | null)?.r.valid || spent()) return null;
-    const found = await search();
+    const found = await find();
     if (!found || known(found)) return null;
     bands.push(found);
     return readBand(bands.length - 1, found);
@@ -1995,8 +1997,8 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
     // erased may be all the print there is, so that the first search found nothing).
     opts.thinSearch ? thinBand : null,
   ];
-  for (const search of lastSearches) {
-    const done = search && (await lastSearch(search));
+  for (const find of lastSearches) {
+    const done = find && (await lastSearch(find));
     if (done) return done;
   }
   return unread();
