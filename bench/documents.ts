@@ -54,6 +54,9 @@ function keystoneOpt(): Keystone | undefined {
 }
 const SETTINGS = {
   ...DOCUMENT_SETTINGS_BY_NAME,
+  // Experiment on 3.30 (measured, not adopted): 3.9's band search on the brightest channel again
+  // (engine/document/README.md "The brightest-channel search again, on 3.30").
+  'v42-ink': { ...DOCUMENT_SETTINGS_BY_NAME.v42!, version: 'document-engine@3.30.0-ink (experiment)', scan: { ...DOCUMENT_SETTINGS_BY_NAME.v42!.scan!, inkSearch: true } },
   // Experiment on 3.6 (issue 12 item 1, skewed captures; measured, not adopted): the band's image turned
   // with a locally bounded bicubic interpolator instead of bilinear (engine/document/README.md "Document engine 3.7").
   'v18-lbb': { ...DOCUMENT_SETTINGS_V18, version: 'document-engine@3.6.0-lbb (experiment)', scan: { ...DOCUMENT_SETTINGS_V18.scan!, turnInterpolator: 'locallyBoundedBicubic' } },
