@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { REPO_ROOT, sharedDir } from '../engine/assets.js';
-import type { RealTruth } from '../bench/documents-real.js';
-import { createDocumentEngine, type DocumentEngine, type DocumentEngineSettings } from '../engine/document/index.js';
+import { isHeldOut, type RealTruth } from '../bench/documents-real.js';
+import { createDocumentEngine, type DocumentEngine, type DocumentEngineSettings, type MrzScan } from '../engine/document/index.js';
 import type { TDocumentType } from '../domain/documents.js';
 import { photograph, renderDocument } from '../tools/corpus/index.js';
 
@@ -29,6 +29,16 @@ export function publicTuningTruth(file: string): RealTruth | undefined {
   const p = path.join(PUBLIC_TUNING, 'ground_truth.jsonl');
   if (!existsSync(p) || !existsSync(path.join(PUBLIC_TUNING, file))) return undefined;
   return readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RealTruth).find((t) => t.file === file);
+}
+
+/**
+ * A public tuning image scanned by the version before and the version under test, once its truth is
+ * checked to be on the tuning side of the hash split (held-out images stay out of every test).
+ */
+export async function scanTuningPair(file: string, truth: RealTruth, before: () => DocumentEngine, after: () => DocumentEngine): Promise<[MrzScan, MrzScan]> {
+  expect(isHeldOut(truth)).toBe(false);
+  const bytes = readFileSync(path.join(PUBLIC_TUNING, file));
+  return [await before().scanMrz(bytes), await after().scanMrz(bytes)];
 }
 
 /** Registers the file's hooks; the engine is there from `beforeAll` on. */

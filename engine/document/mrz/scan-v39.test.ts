@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isHeldOut } from '../../../bench/documents-real.js';
-import { PUBLIC_TUNING, publicTuningTruth, useDocumentEngine } from '../../../test/real-documents.js';
+import { publicTuningTruth, scanTuningPair, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V38, DOCUMENT_SETTINGS_V39 } from '../index.js';
 import { familyMajorityRead, interpret, type Interpreted } from './scan.js';
 
@@ -74,9 +71,7 @@ describe('document engine 3.27: a dissent from a family that contradicts itself'
   const FILE = 'WintonetekOCR__Sinosecu-Passport-Reader-SDK-X64__lib__res__13__0140101__UV.jpg';
   const truth = publicTuningTruth(FILE);
   it.skipIf(!truth)('a French passport specimen under UV light (public tuning): tesseract\'s grey read offsets B for 6 and P for 0 in the number; 3.26 reports it exactly for review, 3.27 valid and exact, from the same reads', async () => {
-    expect(isHeldOut(truth!)).toBe(false);
-    const bytes = readFileSync(path.join(PUBLIC_TUNING, FILE));
-    const [before, after] = [await v38().scanMrz(bytes), await v39().scanMrz(bytes)];
+    const [before, after] = await scanTuningPair(FILE, truth!, v38, v39);
     expect(before.valid).toBe(false);
     expect(before.parsed?.lines).toEqual(truth!.mrz_lines);
     expect(after.valid).toBe(true);

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isHeldOut } from '../../../bench/documents-real.js';
-import { expectSyntheticPasses, PUBLIC_TUNING, publicTuningTruth, useDocumentEngine } from '../../../test/real-documents.js';
+import { expectSyntheticPasses, publicTuningTruth, scanTuningPair, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V39, DOCUMENT_SETTINGS_V40, MRZ_REC_3, MRZ_REC_4 } from '../index.js';
 import { MrzLineRecognizer } from './mrzrec.js';
 import { machineReference, realReport, stageReport, type RealRow } from '../../../bench/documents-real.js';
@@ -31,9 +28,7 @@ describe('document engine 3.28: the recogniser mrz-rec-4', () => {
   const FILE = 'MustafaMahgoub__MRZReader__MRZReader.Web__wwwroot__Documents__Src__14725d43-2dab-41b3-a349-3c3eb6d987a1_passport11.jpg';
   const truth = publicTuningTruth(FILE);
   it.skipIf(!truth)('a passport photo (public tuning): 3.27 reports it exactly for review, 3.28 valid and exact', async () => {
-    expect(isHeldOut(truth!)).toBe(false);
-    const bytes = readFileSync(path.join(PUBLIC_TUNING, FILE));
-    const [before, after] = [await v39().scanMrz(bytes), await v40().scanMrz(bytes)];
+    const [before, after] = await scanTuningPair(FILE, truth!, v39, v40);
     expect(before.valid).toBe(false);
     expect(before.parsed?.lines).toEqual(truth!.mrz_lines);
     expect(after.valid).toBe(true);

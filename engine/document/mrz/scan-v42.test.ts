@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { isHeldOut } from '../../../bench/documents-real.js';
-import { expectSyntheticPasses, PUBLIC_TUNING, publicTuningTruth, REAL_DOCUMENTS, useDocumentEngine } from '../../../test/real-documents.js';
+import { expectSyntheticPasses, publicTuningTruth, scanTuningPair, REAL_DOCUMENTS, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V41, DOCUMENT_SETTINGS_V42 } from '../index.js';
 import { classicalLines, withoutSmallComponents, withoutSpecks, type Gray } from './locate.js';
 
@@ -68,9 +67,7 @@ describe('document engine 3.30: a band search that keeps one-pixel strokes', () 
   const FILE = 'doo__scanbot-sdk-example-linux__test-scripts__test-images__MRZ_passport.jpeg';
   const truth = publicTuningTruth(FILE);
   it.skipIf(!truth)('a US passport mock held in a hand, its MRZ in a light letter-spaced typeface (public tuning): not found by 3.29, valid and exact under 3.30', async () => {
-    expect(isHeldOut(truth!)).toBe(false);
-    const bytes = readFileSync(path.join(PUBLIC_TUNING, FILE));
-    const [before, after] = [await v41().scanMrz(bytes), await v42().scanMrz(bytes)];
+    const [before, after] = await scanTuningPair(FILE, truth!, v41, v42);
     expect(before.valid).toBe(false);
     expect(before.parsed?.lines).not.toEqual(truth!.mrz_lines);
     expect(after.valid).toBe(true);
