@@ -51,6 +51,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.12-42': 'ca8e49400a37e1e0e4ca5fc1f17b3b8a8365781237cd8dd86f73542d74c9bb5d',
   'ep-2026.12-43': 'ef3e1b88e91086e21b43aadacf7f74bd05ae741dd102d7558241bbf8888dcd11',
   'ep-2026.12-44': 'a1d309c07acb762d9af3ca1760df31e31b7d9a43eef0afb6d01c19fe4f255bde',
+  'ep-2026.12-45': '2f2f5075254cb20020112176131b295e1fdbb31a667a3d40b09c2c7e33cc825a',
 };
 
 describe('engine profiles', () => {

@@ -69,6 +69,16 @@ export interface ScanOptions {
   retry?: { variants: RetryVariant[]; vote: boolean; primary?: 'grey' | 'flat'; deskew?: boolean; knownStates?: boolean; flatWhenEmpty?: boolean; /** 3.17: bands under perspective made rectangles (`rectify.ts`). */ rectify?: boolean };
   /** 3.30: once the best band has not read, one more band search with one-pixel strokes kept (`locate.ts` `withoutSmallComponents`). */
   thinSearch?: boolean;
+  /**
+   * 3.31: the cheap reader families read a band before tesseract does. The MRZ recogniser reads it
+   * first; a valid read of its that the glyph reader prints alike is the band's answer, as it is
+   * under 3.30 after a tesseract read that does not pass (the same confirmation, made before the
+   * tesseract read instead of after it). Among the bands of the first search and the searches after
+   * it, a band other than the best one that the recogniser reads nothing MRZ-shaped in, upright or
+   * turned, waits until the bands it does read something in have been read (not skipped: 3.23's
+   * `recGate` skipped such bands and lost a document).
+   */
+  recFirst?: boolean;
   /** 2.2: also search at the angle of stacks of long lines tilted off the frame's text angle (`locate.ts`). */
   tilt?: boolean;
   /** 2.2: the OCR-B glyph reader (`readers.glyph`) confirms and votes with tesseract's reads. */
@@ -1516,6 +1526,13 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   const family = (x: Interpreted) => otherFamily.get(x) ?? 'tesseract';
   /** 3.10 (`blindTwins`): the check-blind characters of `v` are printed alike by other families' reads of this band and turn. */
   const twinsAgreed = (bi: number, flipped: boolean, v: Interpreted) => !opts.blindTwins || blindTwinsAgreed(v, attempts.filter((a) => a.band === bi && a.flipped === flipped && OTHER_FAMILIES.has(a.source) && a.lines).map((a) => a.lines!), blindTwinsOf(opts), !!opts.witnessChecks, opts);
+  /**
+   * The key a band's glyph and line reads are cached under: its index, or (3.31 `recFirst`, which
+   * reads a band before tesseract's first read may grow it by a missed TD1 line) the crop itself, so
+   * that a grown band gets reads of its own. Before 3.31 no such read preceded a growth but 3.23's
+   * gated ones, which keep the index as they were measured.
+   */
+  const readKey = (bi: number, b: MrzBand, flipped: boolean) => (opts.recFirst ? `${bi}:${cropKey(b, flipped)}` : `${bi}:${flipped}`);
   const glyphCache = new Map<string, Promise<Interpreted | null>>();
   /** The first read's crop of each band and turn, which the glyph reader reads too. */
   const primaryCrops = new Map<string, Buffer>();
@@ -1523,7 +1540,7 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   /** The crop the band's first read saw (the flattened one when the band is read flattened). */
   const firstCrop = async (b: MrzBand, flipped: boolean): Promise<Buffer> => (!flatMode && primaryCrops.get(cropKey(b, flipped))) || crop(b, flipped, opts.retry?.primary ?? 'grey', flatMode || undefined);
   const glyphRead = (bi: number, b: MrzBand, flipped: boolean, format: MrzFormat): Promise<Interpreted | null> => {
-    const key = `${bi}:${flipped}:${format}`;
+    const key = `${readKey(bi, b, flipped)}:${format}`;
     if (!glyphCache.has(key)) {
       glyphCache.set(key, (async () => {
         const t0 = Date.now();
@@ -1552,7 +1569,7 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
    */
   const lineReadCache = new Map<string, Promise<Interpreted | null>>();
   const lineRead = (source: 'rec' | 'mrz', bi: number, b: MrzBand, flipped: boolean): Promise<Interpreted | null> => {
-    const key = `${source}:${bi}:${flipped}`;
+    const key = `${source}:${readKey(bi, b, flipped)}`;
     if (!lineReadCache.has(key)) {
       lineReadCache.set(key, (async () => {
         const t0 = Date.now();
@@ -1590,6 +1607,9 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
     return !!q && q.format === v.format && q.checksOk >= (opts.mrzVetoMinChecks ?? 0) && q.lines.some((l, k) => l !== v.lines[k]) && !(opts.vetoExcuse && differencesExcused(q, v));
   };
 
+  /** 3.31 (`recFirst`): deferring while the first search's bands are read, and the bands deferred. */
+  let deferring = !!opts.recFirst;
+  const deferred: number[] = [];
   let best: { r: Interpreted; band: MrzBand; flipped: boolean } | null = null;
   const outranks = (r: Interpreted, than: Interpreted, parseBonus: boolean) => reportOutranks(r, than, { reportSound: !!opts.reportSound, plausible: opts.plausible, parseBonus });
   /** The read reported when none is valid: the most check digits passing, a parse breaking ties; the first read wins a tie. */
@@ -1624,6 +1644,20 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
       // tesseract read only if the recogniser reads an MRZ in it. An MRZ upside down reads as MRZ-shaped
       // garbage upright, so its turned read is made at once, without the recogniser's cost first.
       if (flipped && opts.turnSeen && readers.mrz && opts.mrzRec && !attempts.some((a) => a.band === bi && !a.flipped && a.lines) && !(await mrzRead(bi, b, flipped))) break;
+      // 3.31 (`recFirst`): the recogniser's read, confirmed by the glyph reader's, before any tesseract read.
+      if (!flipped && opts.recFirst && readers.mrz && opts.mrzRec) {
+        const q = await mrzRead(bi, b, false);
+        if (q?.valid) {
+          const c = await confirm(bi, b, false, q, [], true, true);
+          if (c.valid) { consider(q, b, false); return c; }
+        } else if (!q && deferring && bi > 0 && !(await mrzRead(bi, b, true))) {
+          // Not the search's best band: it is the MRZ on most images, and deferred where the recogniser
+          // misread it as nothing it lost its confirmation reads to the read budget of the bands after it.
+          // Nor a band the recogniser reads but not validly: tesseract reads it now, as under 3.30.
+          deferred.push(bi);
+          return null;
+        }
+      }
       // 3.23 (`recGate`): the band's first tesseract read only where the MRZ recogniser reads an MRZ
       // in it, upright or turned; a band it reads as nothing either way is not read at all.
       if (!flipped && opts.recGate && readers.mrz && opts.mrzRec && !(await mrzRead(bi, b, false))) {
@@ -1825,6 +1859,8 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
     let confirmed = false;
     const asRead = (x: Interpreted) => uncovered(x.rawLines, x.format) === uncovered(r.lines, r.format);
     const same = (r2: Interpreted | null) => !!r2 && r2.format === r.format && r2.lines.every((l, k) => l === r.lines[k]) && r2.lines[nameLine] === r.lines[nameLine] && (asRead(r) || asRead(r2)) && !(opts.swapAsRead && sharedGuess(r, r2));
+    /** The other family's read that printed the same lines, if one did. */
+    let witness: Interpreted | null = null;
     // Other families first, each on its own cached read of the band.
     const otherFamilyConfirms = async (): Promise<boolean> => {
       // 2.2: the OCR-B glyph reader. An independent recogniser printing the same lines is a
@@ -1833,14 +1869,14 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
       if (readers.glyph && opts.glyphVote) {
         const g = await glyphRead(bi, b, flipped, r.format);
         log?.push({ variant: 'glyph', r: g });
-        if (same(g)) return true;
+        if (same(g)) { witness = g; return true; }
       }
       // 3.0 (`mrzRec`): the MRZ recogniser, another family than tesseract's, confirms a tesseract
       // first read it prints identically; a read of its own is never its own confirmation.
       if (readers.mrz && opts.mrzRec && !mrzFirst) {
         const q = await mrzRead(bi, b, flipped);
         log?.push({ variant: 'mrz', r: q });
-        if (same(q)) return true;
+        if (same(q)) { witness = q; return true; }
       }
       return false;
     };
@@ -1871,7 +1907,12 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
         if (confirmed) break;
       }
     }
-    const lineConfidence = r.confidences;
+    // 3.31 (`recFirst`): a line two families printed alike is at least as sure as the surer of them. The
+    // MRZ recogniser's confidence is its least certain character's probability, often far below tesseract's
+    // line confidence for the same line (0.005 against 0.91 on a synthetic card), so its read reported
+    // alone would turn a confirmed MRZ into a near-zero document_ocr score.
+    const w = opts.recFirst && confirmed ? (witness as Interpreted | null) : null;
+    const lineConfidence = w ? r.confidences.map((c, k) => Math.max(c, w.confidences[k] ?? 0)) : r.confidences;
     const conf = Math.min(...lineConfidence);
     return {
       parsed: r.parsed, valid: confirmed, reason: confirmed ? undefined : 'mrz_unreadable', lineConfidence,
@@ -1948,6 +1989,12 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
     const done = await readBand(i, bands[i]!);
     if (done) return done;
     if (i === 0) await laterSearches();
+  }
+  // 3.31 (`recFirst`): no band the recogniser read something in settled: the bands it read nothing in, in order.
+  deferring = false;
+  for (const i of deferred) {
+    const done = await readBand(i, bands[i]!);
+    if (done) return done;
   }
   // Nothing valid at the estimated text angle: the straight and quarter-turned frames.
   // 2.2 (`tilt` profiles): with the read budget spent the search could read nothing it finds; skip it.
