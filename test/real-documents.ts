@@ -5,7 +5,8 @@ import { REPO_ROOT, sharedDir } from '../engine/assets.js';
 import { isHeldOut, type RealTruth } from '../bench/documents-real.js';
 import { createDocumentEngine, type DocumentEngine, type DocumentEngineSettings, type MrzScan } from '../engine/document/index.js';
 import type { TDocumentType } from '../domain/documents.js';
-import { photograph, renderDocument } from '../tools/corpus/index.js';
+import sharp from 'sharp';
+import { availablePortraits, photograph, renderDocument } from '../tools/corpus/index.js';
 
 /**
  * Shared by the document engine's version tests (2.0, 2.1, 2.2): the real specimen captures in
@@ -67,4 +68,13 @@ export async function expectSyntheticPasses(engine: DocumentEngine, template: st
   expect(res.template.status, JSON.stringify(res.template.reasons)).toBe('passed');
   expect((res.ocr.evidence as { mrz: { lines: string[] } }).mrz.lines).toEqual(doc.truth.mrz.lines);
   return { doc, res };
+}
+
+/**
+ * The synthetic Mexican passport photographed on a table (`photograph`, scene 4; JPEG quality 92) that the
+ * 3.20, 3.23 and 3.31 tests read: a caption band above its MRZ is what those versions change the reading of.
+ */
+export async function mexPassportOnTable() {
+  const doc = await renderDocument({ template: 'mex-passport', seed: 4, portrait: availablePortraits()[0] });
+  return { doc, img: await sharp((await photograph(doc.image, 4)).image).jpeg({ quality: 92 }).toBuffer() };
 }

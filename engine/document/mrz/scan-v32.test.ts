@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { turnedPrint } from '../../../bench/documents-real.js';
-import { PUBLIC_TUNING, publicTuningTruth, REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
-import { availablePortraits, photograph, renderDocument } from '../../../tools/corpus/index.js';
+import { PUBLIC_TUNING, publicTuningTruth, REAL_DOCUMENTS, realMrzTruth, mexPassportOnTable, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V31, DOCUMENT_SETTINGS_V32 } from '../index.js';
 import type { MrzScan } from './scan.js';
 
@@ -40,8 +38,7 @@ describe('document engine 3.20: reads spent on the MRZ, not on captions turned o
   const v32 = useDocumentEngine(DOCUMENT_SETTINGS_V32);
 
   it('a synthetic Mexican passport photographed on a table: 3.19 spends its reads on turned captions and reads nothing; 3.20 reads the MRZ valid and exact', async () => {
-    const doc = await renderDocument({ template: 'mex-passport', seed: 4, portrait: availablePortraits()[0] });
-    const img = await sharp((await photograph(doc.image, 4)).image).jpeg({ quality: 92 }).toBuffer();
+    const { doc, img } = await mexPassportOnTable();
     const [before, after] = [await v31().scanMrz(img), await v32().scanMrz(img)];
     expect(before.valid).toBe(false);
     expect(turnedBlind(before).length).toBeGreaterThan(0);

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { tuningImages, turnedPrint } from '../../../bench/documents-real.js';
-import { REAL_DOCUMENTS, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
-import { availablePortraits, photograph, renderDocument } from '../../../tools/corpus/index.js';
+import { REAL_DOCUMENTS, realMrzTruth, mexPassportOnTable, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V34, DOCUMENT_SETTINGS_V35 } from '../index.js';
 import type { MrzScan } from './scan.js';
 
@@ -39,8 +37,7 @@ describe('document engine 3.23: tesseract reads only bands the MRZ recogniser re
   const v35 = useDocumentEngine(DOCUMENT_SETTINGS_V35);
 
   it('a synthetic Mexican passport photographed on a table: 3.22 spends a tesseract read on the caption band above the MRZ; 3.23 does not, and reads the same MRZ valid', async () => {
-    const doc = await renderDocument({ template: 'mex-passport', seed: 4, portrait: availablePortraits()[0] });
-    const img = await sharp((await photograph(doc.image, 4)).image).jpeg({ quality: 92 }).toBuffer();
+    const { doc, img } = await mexPassportOnTable();
     const [before, after] = [await v34().scanMrz(img), await v35().scanMrz(img)];
     expect(before.valid).toBe(true);
     expect(ungated(before).length).toBeGreaterThan(0);

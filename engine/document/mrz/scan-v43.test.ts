@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { REAL_DOCUMENTS, expectSyntheticPasses, realMrzTruth, useDocumentEngine } from '../../../test/real-documents.js';
-import { availablePortraits, photograph, renderDocument } from '../../../tools/corpus/index.js';
+import { REAL_DOCUMENTS, expectSyntheticPasses, realMrzTruth, mexPassportOnTable, useDocumentEngine } from '../../../test/real-documents.js';
 import { DOCUMENT_SETTINGS_V42, DOCUMENT_SETTINGS_V43 } from '../index.js';
 import type { MrzScan } from './scan.js';
 
@@ -57,8 +55,7 @@ describe('document engine 3.31: the cheap reader families first', () => {
   }, 120_000);
 
   it('a synthetic Mexican passport photographed on a table: the caption band above the MRZ is read last, so it is not read at all; the same MRZ valid with fewer tesseract reads', async () => {
-    const doc = await renderDocument({ template: 'mex-passport', seed: 4, portrait: availablePortraits()[0] });
-    const img = await sharp((await photograph(doc.image, 4)).image).jpeg({ quality: 92 }).toBuffer();
+    const { doc, img } = await mexPassportOnTable();
     const [before, after] = [await v42().scanMrz(img), await v43().scanMrz(img)];
     expect(before.valid).toBe(true);
     expect(readBlind(before).length).toBeGreaterThan(0);
