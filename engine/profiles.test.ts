@@ -52,6 +52,7 @@ const RELEASED: Record<string, string> = {
   'ep-2026.12-43': 'ef3e1b88e91086e21b43aadacf7f74bd05ae741dd102d7558241bbf8888dcd11',
   'ep-2026.12-44': 'a1d309c07acb762d9af3ca1760df31e31b7d9a43eef0afb6d01c19fe4f255bde',
   'ep-2026.12-45': '2f2f5075254cb20020112176131b295e1fdbb31a667a3d40b09c2c7e33cc825a',
+  'ep-2026.12-46': '80c6dfda438c6f4d6448cb65dbfee4d79c6190e1982f7c9a4bba84bc2fe6844b',
 };
 
 describe('engine profiles', () => {

@@ -152,6 +152,8 @@ export const ZDocumentEngineSettings = z.object({
     thinSearch: z.boolean().optional(),
     /** 3.31: the MRZ recogniser reads a band before tesseract, a valid read of it confirmed by the glyph reader settles the band, and bands it reads nothing in are read after the others (`mrz/scan.ts` `recFirst`). */
     recFirst: z.boolean().optional(),
+    /** 3.32: a name line settled by the two learned line readers alone does not settle against a tesseract or glyph read printing it with one filler more or fewer (`mrz/scan.ts` `fillerDissent`). */
+    fillerDissent: z.boolean().optional(),
     /** 3.12: the band search at the frame's second text direction when the best band does not read, and last when no band was found (`mrz/scan.ts` `secondText`). */
     secondText: z.boolean().optional(),
     /** 3.12: a merged band whose rows hold two or three lines ranks as a stack (`mrz/locate.ts` `splitMerged`). */
@@ -749,10 +751,21 @@ export const DOCUMENT_SETTINGS_V43: TDocumentEngineSettings = {
   scan: { ...DOCUMENT_SETTINGS_V42.scan!, recFirst: true },
 };
 
+/**
+ * Document engine 3.32 (`DOCUMENT_SETTINGS_V44`): 3.31 with the learned readers' name-line agreement
+ * held against a filler they both dropped (`scan.fillerDissent`; engine/document/README.md "Document
+ * engine 3.32").
+ */
+export const DOCUMENT_SETTINGS_V44: TDocumentEngineSettings = {
+  ...DOCUMENT_SETTINGS_V43,
+  version: 'document-engine@3.32.0',
+  scan: { ...DOCUMENT_SETTINGS_V43.scan!, fillerDissent: true },
+};
+
 /** Every released settings version by its short name (`--settings vN` of the bench and the CLI). */
 export const DOCUMENT_SETTINGS_BY_NAME: Readonly<Record<string, TDocumentEngineSettings>> = {
   v2: DOCUMENT_SETTINGS_V2, v3: DOCUMENT_SETTINGS_V3, v4: DOCUMENT_SETTINGS_V4, v5: DOCUMENT_SETTINGS_V5, v6: DOCUMENT_SETTINGS_V6, v7: DOCUMENT_SETTINGS_V7, v8: DOCUMENT_SETTINGS_V8,
-  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35, v36: DOCUMENT_SETTINGS_V36, v37: DOCUMENT_SETTINGS_V37, v38: DOCUMENT_SETTINGS_V38, v39: DOCUMENT_SETTINGS_V39, v40: DOCUMENT_SETTINGS_V40, v41: DOCUMENT_SETTINGS_V41, v42: DOCUMENT_SETTINGS_V42, v43: DOCUMENT_SETTINGS_V43,
+  v9: DOCUMENT_SETTINGS_V9, v10: DOCUMENT_SETTINGS_V10, v11: DOCUMENT_SETTINGS_V11, v12: DOCUMENT_SETTINGS_V12, v13: DOCUMENT_SETTINGS_V13, v14: DOCUMENT_SETTINGS_V14, v15: DOCUMENT_SETTINGS_V15, v16: DOCUMENT_SETTINGS_V16, v17: DOCUMENT_SETTINGS_V17, v18: DOCUMENT_SETTINGS_V18, v19: DOCUMENT_SETTINGS_V19, v20: DOCUMENT_SETTINGS_V20, v21: DOCUMENT_SETTINGS_V21, v22: DOCUMENT_SETTINGS_V22, v23: DOCUMENT_SETTINGS_V23, v24: DOCUMENT_SETTINGS_V24, v25: DOCUMENT_SETTINGS_V25, v26: DOCUMENT_SETTINGS_V26, v27: DOCUMENT_SETTINGS_V27, v28: DOCUMENT_SETTINGS_V28, v29: DOCUMENT_SETTINGS_V29, v30: DOCUMENT_SETTINGS_V30, v31: DOCUMENT_SETTINGS_V31, v32: DOCUMENT_SETTINGS_V32, v33: DOCUMENT_SETTINGS_V33, v34: DOCUMENT_SETTINGS_V34, v35: DOCUMENT_SETTINGS_V35, v36: DOCUMENT_SETTINGS_V36, v37: DOCUMENT_SETTINGS_V37, v38: DOCUMENT_SETTINGS_V38, v39: DOCUMENT_SETTINGS_V39, v40: DOCUMENT_SETTINGS_V40, v41: DOCUMENT_SETTINGS_V41, v42: DOCUMENT_SETTINGS_V42, v43: DOCUMENT_SETTINGS_V43, v44: DOCUMENT_SETTINGS_V44,
 };
 
 export function resolveSettings(overrides?: DocumentEngineSettings): TDocumentEngineSettings {

@@ -439,6 +439,18 @@ export interface ScanOptions {
    */
   dividedDissent?: boolean;
   /**
+   * 3.32: a name-line version that two families settle by 3.15's name majority (or 3.27's divided
+   * dissent) does not settle when those two are the learned line readers (the MRZ recogniser and
+   * PP-OCRv4) and a read by tesseract or the glyph reader prints the name line with one filler more
+   * or fewer (`fillerShift`). The two learned readers read the same line crops (`firstCropLines`)
+   * and share a CTC decoder's failure: in small print they drop a narrow `<` between letters or
+   * collapse `<<` into `<`. No check digit covers the name line, so their agreement there is one
+   * witness, not two (public tuning, a Qatari passport at 6 px under `--keystone right`: both printed
+   * `P<QATALKAABI` for `P<QATAL<KAABI`, tesseract's binary read printed the filler, and 3.31 reported
+   * the learned version valid).
+   */
+  fillerDissent?: boolean;
+  /**
    * 3.29: a band's first read whose structure is sound but most of whose check digits fail, printed
    * line for line by another reader family (the glyph reader or the MRZ recogniser), is the MRZ as
    * printed: a template's dummy numbers, a misprint or an edit. It is reported at once as
@@ -761,7 +773,21 @@ export function settledBand(pool: Interpreted[], familyOf: (x: Interpreted) => s
   return reads.every((x) => x.format === v.format && x.lines.join('|') === v.lines.join('|')) && new Set(reads.map(familyOf)).size >= 2;
 }
 
-export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interpreted) => string, nameMajority = false, dividedDissent = false): Interpreted | null {
+/**
+ * 3.32: one name line is the other with one filler `<` more, inside the name (trailing fillers,
+ * which absorb the shift, aside): `P<QATAL<KAABI<<` against `P<QATALKAABI<<`, or `<<` against `<`.
+ */
+export function fillerShift(a: string, b: string): boolean {
+  const [s, l] = [a.replace(/<+$/, ''), b.replace(/<+$/, '')].sort((x, y) => x.length - y.length) as [string, string];
+  if (l.length !== s.length + 1) return false;
+  for (let i = 1; i < l.length - 1; i++) if (l[i] === '<' && l.slice(0, i) + l.slice(i + 1) === s) return true;
+  return false;
+}
+
+/** The learned line readers (3.0's MRZ recogniser, 2.9's PP-OCRv4): one CTC decoder's failures on the same line crops. */
+const LEARNED_FAMILIES: ReadonlySet<string> = new Set(['mrz', 'rec']);
+
+export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interpreted) => string, nameMajority = false, dividedDissent = false, fillerDissent = false): Interpreted | null {
   const versions = new Map<string, { reads: Interpreted[]; printed: Set<string> }>();
   for (const x of new Set(pool)) {
     if (!x.valid) continue;
@@ -778,6 +804,12 @@ export function familyMajorityRead(pool: Interpreted[], familyOf: (x: Interprete
   // version as it stands: that family contradicts itself, and the dissent has no family of its own.
   const divided = dividedDissent && others.every((o) => o.reads.every((x) => top!.printed.has(familyOf(x))));
   if (top!.printed.size < (nameOnly || divided ? 2 : 3) || others.some((o) => new Set(o.reads.map(familyOf)).size > 1 || o.reads.length >= top!.reads.length)) return null;
+  // 3.32 (`fillerDissent`): settled by the learned readers alone, against a read by another family
+  // (valid or not: the name line has no check digit) printing the name with one filler more or fewer.
+  if (fillerDissent && top!.printed.size < 3 && [...top!.printed].every((f) => LEARNED_FAMILIES.has(f))) {
+    const ni = NAME_LINE[v.format];
+    if ([...new Set(pool)].some((x) => x.format === v.format && !LEARNED_FAMILIES.has(familyOf(x)) && fillerShift(x.rawLines[ni]!, v.lines[ni]!))) return null;
+  }
   return v;
 }
 
@@ -1843,7 +1875,7 @@ async function scanWith(img: Raw, readers: ScanReaders, options: ScanOptions, st
   /** 3.10 (`familyMajority`), 3.15 (`nameMajority`): the band's conflict settled by reader families (`familyMajorityRead`). */
   const majority = (b: MrzBand, flipped: boolean, pool: Interpreted[]): MrzScan | null => {
     if (!opts.familyMajority) return null;
-    const v = familyMajorityRead(pool, family, !!opts.nameMajority, !!opts.dividedDissent);
+    const v = familyMajorityRead(pool, family, !!opts.nameMajority, !!opts.dividedDissent, !!opts.fillerDissent);
     if (!v) return null;
     return {
       parsed: v.parsed, valid: true, lineConfidence: v.confidences, confidence: Math.min(...v.confidences),
